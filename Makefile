@@ -1,0 +1,76 @@
+# odegen — top-level build.
+#   make            builds build/odegen (the translator)
+#   make test       the whole CPU test suite (no GPU needed)
+#   make demo       the Duffing bifurcation diagram, end to end
+#   make test-gpu   the GPU suite (run it on a machine with a GPU)
+#   make bench      the GPU benchmarks (writes bench/BENCHMARKS.md)
+
+CC      ?= cc
+CFLAGS  ?= -O2 -g
+WARN    := -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Wshadow -Wstrict-prototypes \
+           -Wmissing-prototypes -Wno-unused-parameter -Wno-unused-function
+SANFLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+FLEX    ?= flex
+BISON   ?= bison
+
+B := build
+GEN_SRCS := $(sort $(wildcard generator/*.c))
+EMBED_INPUTS := $(sort $(wildcard templates/*.h templates/*.c runtime/*.h runtime/*.c templates/*.mk))
+GEN_GENERATED := $(B)/lexer.c $(B)/parser.c $(B)/embedded.c
+
+.PHONY: all test test-gpu demo bench fuzz clean deps check-tools
+all: $(B)/odegen
+
+# Tools the build needs, with a clear message instead of "flex: command not found".
+check-tools:
+	@missing=""; \
+	for t in $(FLEX) $(BISON); do command -v $$t >/dev/null 2>&1 || missing="$$missing $$t"; done; \
+	if [ -n "$$missing" ]; then \
+	  echo "odegen needs:$$missing.  Install with:  sudo apt-get install flex bison   (or: make deps)" >&2; \
+	  exit 1; fi
+
+# Debian packages for building and testing; run as root (or with sudo).
+deps:
+	apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y \
+	  flex bison make gcc python3 python3-numpy python3-scipy xppaut gnuplot-nox valgrind
+
+$(B)/.dir:
+	@mkdir -p $(B)/asan && touch $@
+
+$(B)/lexer.c $(B)/lexer.h: generator/lexer.l | $(B)/.dir check-tools
+	$(FLEX) --header-file=$(B)/lexer.h -o $(B)/lexer.c $<
+
+$(B)/parser.c $(B)/parser.h: generator/parser.y | $(B)/.dir check-tools
+	$(BISON) -Wall -Werror -d -o $(B)/parser.c $<
+
+# Templates and runtime are embedded into the translator as C strings.
+$(B)/embed: tools/embed.c | $(B)/.dir
+	$(CC) $(CFLAGS) $(WARN) -o $@ $<
+$(B)/embedded.c: $(B)/embed $(EMBED_INPUTS)
+	$(B)/embed $(EMBED_INPUTS) > $@.tmp && mv $@.tmp $@
+
+GEN_INC := -Igenerator -I$(B)
+$(B)/%.o: generator/%.c $(B)/parser.h $(B)/lexer.h | $(B)/.dir
+	$(CC) $(CFLAGS) $(WARN) $(GEN_INC) -c -o $@ $<
+$(B)/lexer.o: $(B)/lexer.c $(B)/parser.h
+	$(CC) $(CFLAGS) $(GEN_INC) -c -o $@ $<
+$(B)/parser.o: $(B)/parser.c $(B)/lexer.h
+	$(CC) $(CFLAGS) $(GEN_INC) -c -o $@ $<
+$(B)/embedded.o: $(B)/embedded.c
+	$(CC) $(CFLAGS) -Igenerator -c -o $@ $<
+
+GEN_OBJS := $(patsubst generator/%.c,$(B)/%.o,$(GEN_SRCS)) $(B)/lexer.o $(B)/parser.o $(B)/embedded.o
+$(B)/odegen: $(GEN_OBJS)
+	$(CC) $(CFLAGS) -o $@ $^ -lm
+
+# The same translator with AddressSanitizer and UBSan, for the tests.
+ASAN_OBJS := $(patsubst $(B)/%.o,$(B)/asan/%.o,$(GEN_OBJS))
+$(B)/asan/%.o: generator/%.c $(B)/parser.h $(B)/lexer.h | $(B)/.dir
+	$(CC) -O1 -g $(SANFLAGS) $(WARN) $(GEN_INC) -c -o $@ $<
+$(B)/asan/%.o: $(B)/%.c $(B)/parser.h $(B)/lexer.h | $(B)/.dir
+	$(CC) -O1 -g $(SANFLAGS) $(GEN_INC) -c -o $@ $<
+$(B)/asan/odegen: $(ASAN_OBJS)
+	$(CC) $(SANFLAGS) -o $@ $^ -lm
+
+clean:
+	rm -rf $(B)

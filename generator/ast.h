@@ -1,0 +1,114 @@
+/* ast.h — the syntax tree of one .ode file.
+ *
+ * One node struct for everything (expressions, block statements and top-level
+ * declarations), told apart by `kind`.  Every node keeps the source span it came
+ * from, so that checks can point at it.  Nodes live in one arena (arena.h) that
+ * lasts as long as the translator run: nothing is freed node by node.
+ *
+ * Names are kept as the user spelled them; comparisons are case-insensitive
+ * (XPPAUT semantics), see name_eq() in util.h.
+ */
+#ifndef ODEGEN_AST_H
+#define ODEGEN_AST_H
+
+#include <stdbool.h>
+
+/* A source span: 1-based line and column of the first character, and of the
+ * last character (inclusive).  A span never crosses a physical line for tokens;
+ * for larger nodes (a whole statement) end_line may be larger than line. */
+typedef struct Loc {
+    int line, col;
+    int end_line, end_col;
+} Loc;
+
+typedef enum NodeKind {
+    /* ---- expressions ---- */
+    N_NUM,        /* number literal: num (value), text (spelling) */
+    N_NAME,       /* a name: name */
+    N_NEG,        /* unary minus: lhs */
+    N_NOT,        /* logical not (`not`, `!`): lhs */
+    N_ADD, N_SUB, N_MUL, N_DIV,
+    N_POW,        /* `^` or `**`, left-associative as in XPPAUT: lhs ^ rhs */
+    N_LT, N_GT, N_LE, N_GE, N_EQ, N_NE,
+    N_AND,        /* `&`, `&&`, `and` */
+    N_OR,         /* `|`, `||`, `or` */
+    N_IF,         /* if(cond)then(lhs)else(rhs) */
+    N_CALL,       /* name(args…): name, args (list) */
+
+    /* ---- statements inside `{ … }` blocks ---- */
+    S_ASSIGN,     /* name = rhs */
+    S_IF,         /* if (cond) { body } else { els }: els may be NULL */
+
+    /* ---- top-level declarations ---- */
+    D_PAR,        /* `par` / `param` / `p`: items (list of S_ASSIGN, rhs a constant expr) */
+    D_NUMBER,     /* `number`: items (list of S_ASSIGN) */
+    D_INIT,       /* `init`: items (list of S_ASSIGN) */
+    D_DERIVED,    /* `!name = rhs` */
+    D_ODE,        /* `name' = rhs` or `dname/dt = rhs`: name, rhs */
+    D_CALLDEF,    /* `name(args…) = rhs`: a function definition `f(u,v)=…`, an
+                     initial value `x(0)=…`, or an XPPAUT map `x(t+1)=…`; the
+                     checks tell which from args */
+    D_TEMP,       /* `name = rhs`: a temporary */
+    D_AUX,        /* `aux name = rhs` */
+    D_GLOBAL,     /* `global SIGN {cond} {body}`: num (the sign as written),
+                     cond (the event expression), body (list of S_ASSIGN) */
+    D_EVENT,      /* `event name: cond [, opts] [{ body }]`: name, cond, items
+                     (list of S_ASSIGN for dir/tol/stop), body */
+    D_ACC,        /* `acc`: items (list of S_ASSIGN; rhs NULL when no `=`) */
+    D_ON,         /* `on name { body }`: name is start, step, end or an event */
+    D_TOLERANCE,  /* `tolerance x, y: rtol=…, atol=…`: args (list of N_NAME),
+                     items (list of S_ASSIGN) */
+    D_SCAN,       /* `scan name = kind(args…)`: name, rhs (an N_CALL whose name
+                     is lin, log or list) */
+    D_REPEAT,     /* `repeat transient=N, record=M`: items (list of S_ASSIGN) */
+    D_RECORD,     /* `record a, b, …`: args (list of N_NAME) */
+    D_OPTIONS,    /* `@ name=value, …`: items (list of S_ASSIGN whose rhs is an
+                     N_NUM or an N_NAME holding the word as written) */
+    D_UNSUPPORTED,/* an XPPAUT statement odegen cannot run per GPU thread:
+                     name (the feature, e.g. "table", "wiener", "markov") */
+    D_DONE,       /* `done` */
+} NodeKind;
+
+typedef struct Node Node;
+struct Node {
+    NodeKind kind;
+    Loc loc;          /* the whole construct */
+    Loc name_loc;     /* the name's span, where the node has a name */
+    const char *name; /* as spelled in the file (arena-owned) */
+    const char *text; /* N_NUM: the literal as written */
+    double num;       /* N_NUM: value; D_GLOBAL: the sign */
+    Node *lhs, *rhs;  /* operands; S_ASSIGN/D_*: rhs is the value */
+    Node *cond;       /* N_IF, S_IF, D_GLOBAL, D_EVENT */
+    Node *args;       /* N_CALL, D_CALLDEF, D_TOLERANCE, D_RECORD: list */
+    Node *items;      /* D_PAR, D_NUMBER, D_INIT, D_ACC, D_EVENT, D_TOLERANCE,
+                         D_REPEAT, D_OPTIONS: list of S_ASSIGN */
+    Node *body;       /* S_IF, D_GLOBAL, D_EVENT, D_ON: statement list */
+    Node *els;        /* S_IF: else statement list (NULL when absent) */
+    Node *next;       /* next element of whichever list this node is in */
+    struct Symbol *sym;  /* set by the checks: what N_NAME / N_CALL / S_ASSIGN
+                            refers to (see model.h); NULL before them */
+};
+
+/* The parsed file: top-level declarations in file order. */
+typedef struct Program {
+    const char *path;   /* as given on the command line */
+    Node *decls;        /* list through ->next */
+} Program;
+
+/* Constructors: every node is built from the span it came from.  All return
+ * arena memory; none fails (the arena aborts the run on exhausted memory). */
+Node *ast_new(NodeKind kind, Loc loc);
+Node *ast_num(Loc loc, const char *text);          /* parses text with strtod */
+Node *ast_name(Loc loc, const char *name);
+Node *ast_unary(NodeKind kind, Loc loc, Node *operand);
+Node *ast_binary(NodeKind kind, Loc loc, Node *lhs, Node *rhs);
+Node *ast_if(Loc loc, Node *cond, Node *then_, Node *else_);
+Node *ast_call(Loc loc, Loc name_loc, const char *name, Node *args);
+Node *ast_assign(Loc loc, Loc name_loc, const char *name, Node *rhs);
+Node *ast_append(Node *list, Node *item);          /* returns the list head */
+Loc   loc_span(Loc first, Loc last);               /* from first's start to last's end */
+
+const char *node_kind_name(NodeKind kind);         /* for dumps and messages */
+void ast_dump(const Program *prog, void *file);    /* debugging aid: a FILE* */
+
+#endif

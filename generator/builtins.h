@@ -1,0 +1,21 @@
+/* builtins.h — the functions of the .ode language and the C they become. */
+#ifndef ODEGEN_BUILTINS_H
+#define ODEGEN_BUILTINS_H
+
+typedef struct Builtin {
+    const char *name;      /* as written in .ode files (case-insensitive) */
+    int nargs;
+    const char *c_double;  /* the C function in double precision */
+    const char *c_float;   /* … and in single precision */
+} Builtin;
+
+/* NULL when name is no built-in function. */
+const Builtin *builtin_find(const char *name);
+/* The table, ending with a NULL name (for "did you mean"). */
+extern const Builtin builtin_table[];
+
+/* XPPAUT features that odegen rejects when they appear as a call
+ * (delay(…), ran(…)…): the explanation, or NULL. */
+const char *unsupported_call(const char *name);
+
+#endif

@@ -1,0 +1,1262 @@
+/* check.c — the checks: from the syntax tree to a checked model (model.h).
+ *
+ * Every problem is reported (diag.h) and counted; checking goes on after an
+ * error so that one run shows them all.  The passes, in order:
+ *   declare    every declaration becomes a symbol (duplicates, reserved names)
+ *   resolve    every name in every expression and block is looked up in the
+ *              context it appears in (what may be read, what may be assigned)
+ *   order      temporaries, derived parameters, numbers and functions are
+ *              sorted by dependency (cycles are errors)
+ *   values     constants are evaluated: numbers, parameter defaults, initial values
+ *   the rest   events, hooks, tolerances, scans, repetitions, records, options
+ */
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "arena.h"
+#include "builtins.h"
+#include "diag.h"
+#include "model.h"
+#include "symtab.h"
+#include "util.h"
+
+#define BIT(k) (1u << (k))
+
+typedef struct Checker {
+    Model *m;
+    SymTab tab;
+    Symbol *sym_pi, *sym_t, *sym_t0, *sym_t1, *sym_count;
+    Loc last_loc;              /* end of the program, for messages about what is missing */
+} Checker;
+
+/* Where a name is being resolved: what may be read and assigned there. */
+typedef struct Ctx {
+    unsigned read;             /* BIT(SymKind) of readable kinds */
+    unsigned write;            /* BIT(SymKind) of assignable kinds (blocks) */
+    const char *where;         /* "a parameter's value", "'on step'" … */
+    const char *hint;          /* added to "cannot be used" messages */
+    const char *write_what;    /* "states and accessories" */
+    Symbol *func;              /* inside a function: its arguments are in scope */
+    Event *event;              /* inside an event's block: `count` is in scope */
+} Ctx;
+
+static const char *kind_phrase(SymKind k)
+{
+    switch (k) {
+    case SYM_NUMBER: return "a number";
+    case SYM_PARAM: return "a parameter";
+    case SYM_DERIVED: return "a derived parameter";
+    case SYM_STATE: return "a state";
+    case SYM_TEMP: return "a temporary";
+    case SYM_AUX: return "an aux quantity";
+    case SYM_ACC: return "an accessory";
+    case SYM_FUNC: return "a function";
+    case SYM_EVENT: return "an event";
+    case SYM_ARG: return "an argument";
+    case SYM_TIME: return "the time";
+    case SYM_WINDOW: return "a window bound";
+    case SYM_COUNT: return "the event count";
+    }
+    return "a name";
+}
+
+/* ------------------------------------------------------------------ growable arrays */
+
+#define PUSH(arr, n, item)                                                          \
+    do {                                                                            \
+        if (((n) & ((n) - 1)) == 0) {                                               \
+            void *grown_ = arena_alloc(sizeof(*(arr)) * (size_t)((n) ? 2 * (n) : 4)); \
+            if (n) memcpy(grown_, (arr), sizeof(*(arr)) * (size_t)(n));             \
+            (arr) = grown_;                                                         \
+        }                                                                           \
+        (arr)[(n)++] = (item);                                                      \
+    } while (0)
+
+/* ------------------------------------------------------------------ suggestions */
+
+/* The closest of the candidate names, if it is close enough to be a typo. */
+typedef struct Suggest {
+    const char *best;
+    int dist;
+    const char *word;
+} Suggest;
+
+static void suggest_init(Suggest *s, const char *word)
+{
+    s->best = NULL;
+    s->dist = 1000;
+    s->word = word;
+}
+
+static void suggest_add(Suggest *s, const char *cand)
+{
+    if (!cand || name_eq(cand, s->word))
+        return;
+    int d = name_distance(s->word, cand);
+    int len = (int)strlen(s->word);
+    int limit = len <= 3 ? 1 : len <= 6 ? 2 : 3;
+    if (d <= limit && d < s->dist) {
+        s->dist = d;
+        s->best = cand;
+    }
+}
+
+static const char *suggest_text(const Suggest *s)
+{
+    return s->best ? arena_printf("; did you mean '%s'?", s->best) : "";
+}
+
+static void suggest_symbols(Checker *c, Suggest *sg, unsigned kinds)
+{
+    for (int i = 0; i < c->m->nsyms; i++)
+        if (kinds & BIT(c->m->syms[i]->kind))
+            suggest_add(sg, c->m->syms[i]->name);
+}
+
+/* ------------------------------------------------------------------ symbols */
+
+static Symbol *new_symbol(SymKind kind, const char *name, Loc loc)
+{
+    Symbol *s = arena_alloc(sizeof *s);
+    s->kind = kind;
+    s->name = name;
+    s->loc = loc;
+    s->line = loc.line;
+    return s;
+}
+
+static const char *const reserved_words[] = {"t", "pi", NULL};
+
+/* Declares a user symbol; NULL (after an error) when the name is taken. */
+static Symbol *declare(Checker *c, SymKind kind, const char *name, Loc loc)
+{
+    for (const char *const *r = reserved_words; *r; r++)
+        if (name_eq(*r, name)) {
+            error_at(loc, "'%s' is reserved: it is %s", name,
+                     name_eq(name, "t") ? "the time" : "the number pi");
+            return NULL;
+        }
+    if (builtin_find(name)) {
+        error_at(loc, "'%s' is a built-in function and cannot be declared", name);
+        return NULL;
+    }
+    Symbol *old = symtab_get(&c->tab, name);
+    if (old) {
+        error_at(loc, "'%s' is already declared at line %d (as %s)", name, old->loc.line,
+                 kind_phrase(old->kind));
+        return NULL;
+    }
+    Symbol *s = new_symbol(kind, name, loc);
+    Model *m = c->m;
+    switch (kind) {
+    case SYM_NUMBER: s->index = m->nnumber; PUSH(m->numbers, m->nnumber, s); break;
+    case SYM_PARAM: s->index = m->nparam; PUSH(m->params, m->nparam, s); break;
+    case SYM_DERIVED: s->index = m->nderived; PUSH(m->derived, m->nderived, s); break;
+    case SYM_STATE: s->index = m->nstate; PUSH(m->states, m->nstate, s); break;
+    case SYM_TEMP: s->index = m->ntemp; PUSH(m->temps, m->ntemp, s); break;
+    case SYM_AUX: s->index = m->naux; PUSH(m->aux, m->naux, s); break;
+    case SYM_ACC: s->index = m->nacc; PUSH(m->accs, m->nacc, s); break;
+    case SYM_FUNC: s->index = m->nfunc; PUSH(m->funcs, m->nfunc, s); break;
+    default: break;
+    }
+    symtab_put(&c->tab, s);
+    PUSH(m->syms, m->nsyms, s);
+    return s;
+}
+
+Symbol *model_symbol_of(const Node *n) { return n->sym; }
+
+/* ------------------------------------------------------------------ resolving names */
+
+static void resolve_expr(Checker *c, Node *n, const Ctx *ctx);
+
+static Symbol *lookup(Checker *c, const char *name, const Ctx *ctx)
+{
+    if (ctx->func)
+        for (int i = 0; i < ctx->func->nargs; i++)
+            if (name_eq(ctx->func->args[i]->name, name))
+                return ctx->func->args[i];
+    if (name_eq(name, "t")) return c->sym_t;
+    if (name_eq(name, "pi")) return c->sym_pi;
+    Symbol *s = symtab_get(&c->tab, name);
+    if (s) return s;
+    if (name_eq(name, "t0")) return c->sym_t0;
+    if (name_eq(name, "t1")) return c->sym_t1;
+    if (name_eq(name, "count")) return c->sym_count;
+    return NULL;
+}
+
+static void unknown_name(Checker *c, const char *name, Loc loc, const Ctx *ctx)
+{
+    Suggest sg;
+    suggest_init(&sg, name);
+    suggest_symbols(c, &sg, ctx->read | ctx->write);
+    if (ctx->func)
+        for (int i = 0; i < ctx->func->nargs; i++)
+            suggest_add(&sg, ctx->func->args[i]->name);
+    if (ctx->read & BIT(SYM_TIME)) suggest_add(&sg, "t");
+    if (!sg.best) suggest_symbols(c, &sg, ~0u);
+    error_at(loc, "unknown name '%s'%s", name, suggest_text(&sg));
+}
+
+/* A name read in ctx: its symbol, or NULL after an error. */
+static Symbol *resolve_read(Checker *c, const char *name, Loc loc, const Ctx *ctx)
+{
+    Symbol *s = lookup(c, name, ctx);
+    if (!s || (s->kind == SYM_COUNT && !ctx->event)) {
+        unknown_name(c, name, loc, ctx);
+        return NULL;
+    }
+    if (s->kind == SYM_FUNC) {
+        error_at(loc, "'%s' is a function; call it as %s(…)", name, s->name);
+        return NULL;
+    }
+    if (s->kind == SYM_EVENT) {
+        error_at(loc, "'%s' is an event, not a value", name);
+        return NULL;
+    }
+    if (!(ctx->read & BIT(s->kind))) {
+        error_at(loc, "'%s' is %s and cannot be used in %s%s", name, kind_phrase(s->kind), ctx->where,
+                 ctx->hint ? ctx->hint : "");
+        return NULL;
+    }
+    return s;
+}
+
+static int list_length(const Node *n)
+{
+    int k = 0;
+    for (; n; n = n->next) k++;
+    return k;
+}
+
+static void resolve_call(Checker *c, Node *n, const Ctx *ctx)
+{
+    int nargs = list_length(n->args);
+    for (Node *a = n->args; a; a = a->next)
+        resolve_expr(c, a, ctx);
+    Symbol *s = lookup(c, n->name, ctx);
+    if (s && s->kind == SYM_FUNC) {
+        if (!(ctx->read & BIT(SYM_FUNC)))
+            error_at(n->name_loc, "function '%s' cannot be called in %s", n->name, ctx->where);
+        else if (nargs != s->nargs)
+            error_at(n->loc, "'%s' takes %d argument%s, not %d", s->name, s->nargs,
+                     s->nargs == 1 ? "" : "s", nargs);
+        n->sym = s;
+        return;
+    }
+    if (s && s->kind != SYM_TIME && s->kind != SYM_WINDOW && s->kind != SYM_COUNT &&
+        !(s == c->sym_pi)) {
+        error_at(n->name_loc, "'%s' is %s, not a function", n->name, kind_phrase(s->kind));
+        return;
+    }
+    const Builtin *b = builtin_find(n->name);
+    if (b) {
+        if (nargs != b->nargs)
+            error_at(n->loc, "'%s' takes %d argument%s, not %d", b->name, b->nargs,
+                     b->nargs == 1 ? "" : "s", nargs);
+        return;
+    }
+    const char *why = unsupported_call(n->name);
+    if (why) {
+        error_at(n->name_loc, "%s", why);
+        return;
+    }
+    Suggest sg;
+    suggest_init(&sg, n->name);
+    for (const Builtin *bt = builtin_table; bt->name; bt++) suggest_add(&sg, bt->name);
+    suggest_symbols(c, &sg, BIT(SYM_FUNC));
+    error_at(n->name_loc, "unknown function '%s'%s", n->name, suggest_text(&sg));
+}
+
+static void resolve_expr(Checker *c, Node *n, const Ctx *ctx)
+{
+    if (!n) return;
+    switch (n->kind) {
+    case N_NUM: return;
+    case N_NAME: n->sym = resolve_read(c, n->name, n->loc, ctx); return;
+    case N_CALL: resolve_call(c, n, ctx); return;
+    case N_IF:
+        resolve_expr(c, n->cond, ctx);
+        resolve_expr(c, n->lhs, ctx);
+        resolve_expr(c, n->rhs, ctx);
+        return;
+    default:
+        resolve_expr(c, n->lhs, ctx);
+        resolve_expr(c, n->rhs, ctx);
+        return;
+    }
+}
+
+/* Statements of a block: reads as in ctx, assignments limited to ctx->write. */
+static void resolve_block(Checker *c, Node *stmts, const Ctx *ctx)
+{
+    for (Node *s = stmts; s; s = s->next) {
+        if (s->kind == S_IF) {
+            resolve_expr(c, s->cond, ctx);
+            resolve_block(c, s->body, ctx);
+            resolve_block(c, s->els, ctx);
+            continue;
+        }
+        if (s->kind != S_ASSIGN) continue;
+        resolve_expr(c, s->rhs, ctx);
+        Symbol *t = lookup(c, s->name, ctx);
+        if (!t || (t->kind == SYM_COUNT && !ctx->event)) {
+            Ctx w = *ctx;
+            w.read = ctx->write;
+            unknown_name(c, s->name, s->name_loc, &w);
+            continue;
+        }
+        if (!(ctx->write & BIT(t->kind))) {
+            if (t->kind == SYM_PARAM)
+                error_at(s->name_loc,
+                         "'%s' is a parameter and cannot be assigned; keep a value that changes "
+                         "in an accessory (acc NAME)", s->name);
+            else
+                error_at(s->name_loc, "'%s' is %s and cannot be assigned in %s: only %s may be assigned there",
+                         s->name, kind_phrase(t->kind), ctx->where, ctx->write_what);
+            continue;
+        }
+        s->sym = t;
+    }
+}
+
+/* ------------------------------------------------------------------ contexts */
+
+#define READ_CONST (BIT(SYM_NUMBER))
+#define READ_PARAMS (READ_CONST | BIT(SYM_PARAM) | BIT(SYM_DERIVED) | BIT(SYM_FUNC))
+#define READ_RHS (READ_PARAMS | BIT(SYM_STATE) | BIT(SYM_TEMP) | BIT(SYM_TIME))
+#define READ_BLOCK (READ_RHS | BIT(SYM_AUX) | BIT(SYM_ACC) | BIT(SYM_WINDOW))
+
+static Ctx ctx_make(unsigned read, const char *where, const char *hint)
+{
+    Ctx x;
+    memset(&x, 0, sizeof x);
+    x.read = read;
+    x.where = where;
+    x.hint = hint;
+    return x;
+}
+
+/* ------------------------------------------------------------------ constants */
+
+static bool eval_const(Checker *c, const Node *n, double *out);
+
+static bool eval_args(Checker *c, const Node *args, double *v, int max)
+{
+    int k = 0;
+    for (const Node *a = args; a; a = a->next) {
+        if (k >= max || !eval_const(c, a, &v[k])) return false;
+        k++;
+    }
+    return true;
+}
+
+/* Value of an expression of numbers (already resolved); false if it is not
+ * constant (the reason was reported while resolving). */
+static bool eval_const(Checker *c, const Node *n, double *out)
+{
+    double a, b;
+    switch (n->kind) {
+    case N_NUM: *out = n->num; return true;
+    case N_NAME:
+        if (!n->sym || n->sym->kind != SYM_NUMBER) return false;
+        *out = n->sym->value;
+        return true;
+    case N_NEG: if (!eval_const(c, n->lhs, &a)) return false; *out = -a; return true;
+    case N_NOT: if (!eval_const(c, n->lhs, &a)) return false; *out = a == 0; return true;
+    case N_IF:
+        if (!eval_const(c, n->cond, &a)) return false;
+        return eval_const(c, a != 0 ? n->lhs : n->rhs, out);
+    case N_CALL: {
+        const Builtin *bt = builtin_find(n->name);
+        double v[2];
+        if (n->sym || !bt || list_length(n->args) != bt->nargs || !eval_args(c, n->args, v, 2))
+            return false;
+        const char *f = bt->c_double;
+        if (!strcmp(f, "sin")) *out = sin(v[0]);
+        else if (!strcmp(f, "cos")) *out = cos(v[0]);
+        else if (!strcmp(f, "tan")) *out = tan(v[0]);
+        else if (!strcmp(f, "asin")) *out = asin(v[0]);
+        else if (!strcmp(f, "acos")) *out = acos(v[0]);
+        else if (!strcmp(f, "atan")) *out = atan(v[0]);
+        else if (!strcmp(f, "atan2")) *out = atan2(v[0], v[1]);
+        else if (!strcmp(f, "sinh")) *out = sinh(v[0]);
+        else if (!strcmp(f, "cosh")) *out = cosh(v[0]);
+        else if (!strcmp(f, "tanh")) *out = tanh(v[0]);
+        else if (!strcmp(f, "exp")) *out = exp(v[0]);
+        else if (!strcmp(f, "log")) *out = log(v[0]);
+        else if (!strcmp(f, "log10")) *out = log10(v[0]);
+        else if (!strcmp(f, "sqrt")) *out = sqrt(v[0]);
+        else if (!strcmp(f, "fabs")) *out = fabs(v[0]);
+        else if (!strcmp(f, "ode_heav")) *out = v[0] >= 0;
+        else if (!strcmp(f, "ode_sign")) *out = (v[0] > 0) - (v[0] < 0);
+        else if (!strcmp(f, "floor")) *out = floor(v[0]);
+        else if (!strcmp(f, "ceil")) *out = ceil(v[0]);
+        else if (!strcmp(f, "ode_mod")) { double r = fmod(v[0], v[1]); *out = r < 0 ? r + v[1] : r; }
+        else if (!strcmp(f, "fmax")) *out = fmax(v[0], v[1]);
+        else if (!strcmp(f, "fmin")) *out = fmin(v[0], v[1]);
+        else if (!strcmp(f, "erf")) *out = erf(v[0]);
+        else if (!strcmp(f, "erfc")) *out = erfc(v[0]);
+        else return false;
+        return true;
+    }
+    default: break;
+    }
+    if (!n->lhs || !n->rhs || !eval_const(c, n->lhs, &a) || !eval_const(c, n->rhs, &b))
+        return false;
+    switch (n->kind) {
+    case N_ADD: *out = a + b; return true;
+    case N_SUB: *out = a - b; return true;
+    case N_MUL: *out = a * b; return true;
+    case N_DIV: *out = a / b; return true;
+    case N_POW: *out = pow(a, b); return true;
+    case N_LT: *out = a < b; return true;
+    case N_GT: *out = a > b; return true;
+    case N_LE: *out = a <= b; return true;
+    case N_GE: *out = a >= b; return true;
+    case N_EQ: *out = a == b; return true;
+    case N_NE: *out = a != b; return true;
+    case N_AND: *out = a != 0 && b != 0; return true;
+    case N_OR: *out = a != 0 || b != 0; return true;
+    default: return false;
+    }
+}
+
+/* A constant option-like value: resolved with numbers only, then evaluated. */
+static bool const_value(Checker *c, Node *n, const char *what, double *out)
+{
+    int before = diag_error_count();
+    Ctx x = ctx_make(READ_CONST, what, "; it must be a constant (numbers and `number`s)");
+    resolve_expr(c, n, &x);
+    if (diag_error_count() != before) return false;
+    if (!eval_const(c, n, out)) {
+        error_at(n->loc, "%s must be a constant", what);
+        return false;
+    }
+    if (!isfinite(*out)) {
+        error_at(n->loc, "%s is not a finite number", what);
+        return false;
+    }
+    return true;
+}
+
+static bool is_integer(double v) { return v == floor(v) && fabs(v) < 9.0e18; }
+
+/* ------------------------------------------------------------------ dependency order */
+
+typedef struct Path {
+    Symbol *sym[64];
+    int n;
+} Path;
+
+static void topo_visit(Checker *c, Symbol *s, SymKind kind, Symbol **out, int *nout, Path *path);
+
+static void topo_refs(Checker *c, Node *n, SymKind kind, Symbol **out, int *nout, Path *path)
+{
+    if (!n) return;
+    if ((n->kind == N_NAME || n->kind == N_CALL) && n->sym && n->sym->kind == kind)
+        topo_visit(c, n->sym, kind, out, nout, path);
+    topo_refs(c, n->lhs, kind, out, nout, path);
+    topo_refs(c, n->rhs, kind, out, nout, path);
+    topo_refs(c, n->cond, kind, out, nout, path);
+    for (Node *a = n->args; a; a = a->next) topo_refs(c, a, kind, out, nout, path);
+}
+
+/* Depth-first: a symbol comes after everything of its kind it uses. */
+static void topo_visit(Checker *c, Symbol *s, SymKind kind, Symbol **out, int *nout, Path *path)
+{
+    if (s->visiting == 2) return;
+    if (s->visiting == 1) {
+        /* A cycle: name it from s around to s. */
+        char buf[512] = "";
+        int start = 0;
+        for (int i = 0; i < path->n; i++) if (path->sym[i] == s) start = i;
+        for (int i = start; i < path->n && strlen(buf) < 400; i++) {
+            strcat(buf, path->sym[i]->name);
+            strcat(buf, " → ");
+        }
+        strcat(buf, s->name);
+        error_at(s->loc, "'%s' depends on itself: %s", s->name, buf);
+        s->visiting = 2;
+        return;
+    }
+    s->visiting = 1;
+    if (path->n < 64) path->sym[path->n] = s;
+    path->n++;
+    topo_refs(c, s->expr, kind, out, nout, path);
+    path->n--;
+    if (s->visiting == 1) {
+        s->visiting = 2;
+        s->order = *nout;
+        out[(*nout)++] = s;
+    }
+}
+
+static void topo_sort(Checker *c, Symbol **syms, int n, SymKind kind)
+{
+    if (!n) return;
+    Symbol **out = arena_alloc(sizeof(Symbol *) * (size_t)n);
+    int nout = 0;
+    Path path;
+    path.n = 0;
+    for (int i = 0; i < n; i++) topo_visit(c, syms[i], kind, out, &nout, &path);
+    if (nout == n) memcpy(syms, out, sizeof(Symbol *) * (size_t)n);
+}
+
+/* ------------------------------------------------------------------ pass 1: declare */
+
+static void declare_function(Checker *c, Node *d)
+{
+    Symbol *f = declare(c, SYM_FUNC, d->name, d->name_loc);
+    if (!f) return;
+    f->expr = d->rhs;
+    f->expr_line = d->loc;
+    f->nargs = list_length(d->args);
+    f->args = arena_alloc(sizeof(Symbol *) * (size_t)(f->nargs + 1));
+    int k = 0;
+    for (Node *a = d->args; a; a = a->next) {
+        for (int j = 0; j < k; j++)
+            if (name_eq(f->args[j]->name, a->name))
+                error_at(a->loc, "argument '%s' is repeated", a->name);
+        Symbol *arg = new_symbol(SYM_ARG, a->name, a->loc);
+        arg->index = k;
+        f->args[k++] = arg;
+    }
+}
+
+/* `name(args) = rhs`: a function, an initial value x(0)=…, or an XPPAUT map. */
+static void declare_calldef(Checker *c, Node *d, Node **inits)
+{
+    bool all_names = true;
+    for (Node *a = d->args; a; a = a->next)
+        if (a->kind != N_NAME) all_names = false;
+    if (all_names && d->args) {
+        declare_function(c, d);
+        return;
+    }
+    if (d->args && !d->args->next && d->args->kind == N_NUM) {
+        if (d->args->num != 0) {
+            error_at(d->args->loc, "an initial value is written %s(0)=…", d->name);
+            return;
+        }
+        Node *item = ast_assign(d->loc, d->name_loc, d->name, d->rhs);
+        *inits = ast_append(*inits, item);
+        return;
+    }
+    if (!d->args) {
+        error_at(d->loc, "a function needs at least one argument: %s(x)=…", d->name);
+        return;
+    }
+    error_at(d->args->loc, "maps %s(t+1)=… (discrete-time systems) are not supported", d->name);
+}
+
+static void unsupported_statement(const Node *d)
+{
+    const char *n = d->name;
+    if (!strcmp(n, "0="))
+        error_at(d->loc, "algebraic equations (0=…, a DAE) are not supported: odegen integrates ODEs");
+    else if (name_eq(n, "table"))
+        error_at(d->loc, "tables (table) are not supported: write the function as an expression");
+    else if (name_eq(n, "wiener"))
+        error_at(d->loc, "Wiener processes (wiener) are not supported: odegen integrates deterministic ODEs");
+    else if (name_eq(n, "markov"))
+        error_at(d->loc, "Markov chains (markov) are not supported: odegen integrates deterministic ODEs");
+    else if (name_eq(n, "bdry") || name_eq(n, "bndry"))
+        error_at(d->loc, "boundary-value problems (%s) are not supported: odegen integrates initial-value problems", n);
+    else if (name_eq(n, "volt"))
+        error_at(d->loc, "Volterra equations (volt) are not supported");
+    else
+        error_at(d->loc, "XPPAUT '%s' statements are not supported by odegen", n);
+}
+
+static void declare_all(Checker *c, const Program *prog, Node **inits)
+{
+    for (Node *d = prog->decls; d; d = d->next) {
+        Symbol *s;
+        c->last_loc = d->loc;
+        switch (d->kind) {
+        case D_PAR:
+        case D_NUMBER:
+            for (Node *it = d->items; it; it = it->next) {
+                s = declare(c, d->kind == D_PAR ? SYM_PARAM : SYM_NUMBER, it->name, it->name_loc);
+                if (s) { s->expr = it->rhs; s->expr_line = it->loc; }
+            }
+            break;
+        case D_INIT:
+            for (Node *it = d->items; it; it = it->next)
+                *inits = ast_append(*inits, ast_assign(it->loc, it->name_loc, it->name, it->rhs));
+            break;
+        case D_DERIVED:
+        case D_TEMP:
+        case D_AUX:
+            s = declare(c, d->kind == D_DERIVED ? SYM_DERIVED : d->kind == D_TEMP ? SYM_TEMP : SYM_AUX,
+                        d->name, d->name_loc);
+            if (s) { s->expr = d->rhs; s->expr_line = d->loc; }
+            break;
+        case D_ODE:
+            s = declare(c, SYM_STATE, d->name, d->name_loc);
+            if (s) { s->expr = d->rhs; s->expr_line = d->loc; }
+            break;
+        case D_CALLDEF:
+            declare_calldef(c, d, inits);
+            break;
+        case D_ACC:
+            for (Node *it = d->items; it; it = it->next) {
+                s = declare(c, SYM_ACC, it->name, it->name_loc);
+                if (s) { s->expr = it->rhs; s->expr_line = it->loc; }
+            }
+            break;
+        case D_EVENT:
+            if (name_eq(d->name, "start") || name_eq(d->name, "step") || name_eq(d->name, "end")) {
+                error_at(d->name_loc, "'%s' cannot name an event: 'on %s' is a hook", d->name, d->name);
+                break;
+            }
+            declare(c, SYM_EVENT, d->name, d->name_loc);
+            break;
+        case D_UNSUPPORTED:
+            unsupported_statement(d);
+            break;
+        default:
+            break;
+        }
+    }
+}
+
+/* ------------------------------------------------------------------ pass 2: expressions */
+
+static void resolve_definitions(Checker *c)
+{
+    Model *m = c->m;
+    Ctx x;
+    for (int i = 0; i < m->nfunc; i++) {
+        x = ctx_make(BIT(SYM_ARG) | READ_PARAMS, "a function body",
+                     "; a function may use its arguments, parameters and numbers (pass other values as arguments)");
+        x.func = m->funcs[i];
+        resolve_expr(c, m->funcs[i]->expr, &x);
+    }
+    x = ctx_make(READ_PARAMS, "a derived parameter",
+                 "; derived parameters are computed once per system, from parameters and numbers");
+    for (int i = 0; i < m->nderived; i++) resolve_expr(c, m->derived[i]->expr, &x);
+    x = ctx_make(READ_RHS, "a temporary",
+                 "; temporaries may use states, parameters, other temporaries and t");
+    for (int i = 0; i < m->ntemp; i++) resolve_expr(c, m->temps[i]->expr, &x);
+    x = ctx_make(READ_RHS, "a right-hand side",
+                 "; aux quantities and accessories are for hooks and output, not for equations");
+    for (int i = 0; i < m->nstate; i++) resolve_expr(c, m->states[i]->expr, &x);
+    x = ctx_make(READ_RHS, "an aux quantity", "; an aux may use states, parameters, temporaries and t");
+    for (int i = 0; i < m->naux; i++) resolve_expr(c, m->aux[i]->expr, &x);
+    x = ctx_make(READ_BLOCK & ~BIT(SYM_ACC), "an accessory's initial value",
+                 "; accessories start from states, parameters, t0 and t1");
+    for (int i = 0; i < m->nacc; i++) resolve_expr(c, m->accs[i]->expr, &x);
+}
+
+/* Numbers may use numbers; parameters and initial values are constants. */
+static void evaluate_constants(Checker *c, Node *inits)
+{
+    Model *m = c->m;
+    Ctx x = ctx_make(READ_CONST, "a number", "; a number is a constant made of numbers");
+    for (int i = 0; i < m->nnumber; i++) resolve_expr(c, m->numbers[i]->expr, &x);
+    topo_sort(c, m->numbers, m->nnumber, SYM_NUMBER);
+    for (int i = 0; i < m->nnumber; i++) {
+        Symbol *s = m->numbers[i];
+        if (s->visiting == 2 && !eval_const(c, s->expr, &s->value))
+            error_at(s->expr->loc, "the value of number '%s' is not a constant", s->name);
+    }
+    for (int i = 0; i < m->nparam; i++) {
+        Symbol *s = m->params[i];
+        const_value(c, s->expr, "a parameter's value", &s->value);
+    }
+    for (Node *it = inits; it; it = it->next) {
+        Symbol *s = symtab_get(&c->tab, it->name);
+        if (!s) {
+            Suggest sg;
+            suggest_init(&sg, it->name);
+            suggest_symbols(c, &sg, BIT(SYM_STATE));
+            error_at(it->name_loc, "initial value for '%s', which is not a state%s", it->name,
+                     suggest_text(&sg));
+            continue;
+        }
+        if (s->kind != SYM_STATE) {
+            error_at(it->name_loc, "'%s' is %s; initial values are given to states", it->name,
+                     kind_phrase(s->kind));
+            continue;
+        }
+        const_value(c, it->rhs, "an initial value", &s->value);
+    }
+}
+
+/* ------------------------------------------------------------------ events and hooks */
+
+static Ctx block_ctx(const char *where, unsigned write, const char *write_what, Event *ev)
+{
+    Ctx x = ctx_make(READ_BLOCK, where, NULL);
+    x.write = write;
+    x.write_what = write_what;
+    x.event = ev;
+    if (ev) x.read |= BIT(SYM_COUNT);
+    return x;
+}
+
+static Event *new_event(Checker *c)
+{
+    Model *m = c->m;
+    Event ev;
+    memset(&ev, 0, sizeof ev);
+    PUSH(m->events, m->nevent, ev);
+    return &m->events[m->nevent - 1];
+}
+
+static void event_options(Checker *c, Event *ev, Node *items, bool shorthand)
+{
+    for (Node *it = items; it; it = it->next) {
+        double v;
+        if (name_eq(it->name, "dir")) {
+            if (shorthand) {
+                error_at(it->name_loc, "'A < B' and 'A > B' already give the direction; "
+                                       "write 'A - B, dir=…' to choose another");
+                continue;
+            }
+            if (!const_value(c, it->rhs, "an event's dir", &v)) continue;
+            if (v != -1 && v != 0 && v != 1) error_at(it->rhs->loc, "dir must be -1, 0 or 1");
+            else ev->dir = (int)v;
+        } else if (name_eq(it->name, "tol")) {
+            if (!const_value(c, it->rhs, "an event's tol", &v)) continue;
+            if (!(v > 0)) error_at(it->rhs->loc, "tol must be positive");
+            else ev->tol = v;
+        } else if (name_eq(it->name, "stop")) {
+            if (!const_value(c, it->rhs, "an event's stop", &v)) continue;
+            if (!(v >= 0) || !is_integer(v) || v > 2147483647.0)
+                error_at(it->rhs->loc, "stop must be a whole number (0: never stop)");
+            else ev->stop = (int)v;
+        } else {
+            Suggest sg;
+            suggest_init(&sg, it->name);
+            suggest_add(&sg, "dir");
+            suggest_add(&sg, "tol");
+            suggest_add(&sg, "stop");
+            error_at(it->name_loc, "unknown event option '%s'%s (event options are dir, tol and stop)",
+                     it->name, suggest_text(&sg));
+        }
+    }
+}
+
+static const char *EVENT_WRITE = "states and accessories";
+
+static void check_event(Checker *c, Node *d)
+{
+    Symbol *sym = symtab_get(&c->tab, d->name);
+    if (!sym || sym->kind != SYM_EVENT || sym->loc.line != d->name_loc.line ||
+        sym->loc.col != d->name_loc.col)
+        return;   /* its declaration failed and was reported */
+    Event *ev = new_event(c);
+    ev->sym = sym;
+    sym->index = c->m->nevent - 1;
+    ev->line = d->loc.line;
+    ev->tol = 1e-6;
+    Node *g = d->cond;
+    bool shorthand = false;
+    if (g->kind == N_LT || g->kind == N_LE || g->kind == N_GT || g->kind == N_GE) {
+        ev->dir = (g->kind == N_LT || g->kind == N_LE) ? -1 : 1;
+        g = ast_binary(N_SUB, g->loc, g->lhs, g->rhs);
+        shorthand = true;
+    } else if (g->kind == N_EQ) {
+        g = ast_binary(N_SUB, g->loc, g->lhs, g->rhs);
+    }
+    ev->expr = g;
+    Ctx x = ctx_make(READ_RHS | BIT(SYM_AUX), "an event's expression",
+                     "; events are functions of t, states, parameters, temporaries and aux");
+    resolve_expr(c, g, &x);
+    event_options(c, ev, d->items, shorthand);
+    ev->body = d->body;
+    Ctx b = block_ctx(arena_printf("event '%s'", sym->name), BIT(SYM_STATE) | BIT(SYM_ACC), EVENT_WRITE, ev);
+    resolve_block(c, d->body, &b);
+}
+
+/* XPPAUT `global SIGN {cond} {x=…; arret=1}`. */
+static void check_global(Checker *c, Node *d)
+{
+    if (d->num == 0) {
+        error_at(d->loc, "'global 0' means \"exactly zero\" in XPPAUT, which an integrator never sees; "
+                         "write 'event NAME: EXPR, dir=0' for crossings in either direction");
+        return;
+    }
+    if (d->num != 1 && d->num != -1) {
+        error_at(d->loc, "the sign of a global must be 1 or -1");
+        return;
+    }
+    Event *ev = new_event(c);
+    int k = c->m->nevent;
+    ev->sym = new_symbol(SYM_EVENT, arena_printf("global%d", k), d->loc);
+    ev->sym->index = k - 1;
+    ev->is_global = true;
+    ev->line = d->loc.line;
+    ev->dir = (int)d->num;
+    ev->tol = 1e-6;
+    ev->expr = d->cond;
+    Ctx x = ctx_make(READ_RHS | BIT(SYM_AUX), "a global's condition", NULL);
+    resolve_expr(c, d->cond, &x);
+    /* `arret=1` (XPPAUT's stop) becomes stop=1; the other assignments stay. */
+    Node *kept = NULL;
+    for (Node *s = d->body, *next; s; s = next) {
+        next = s->next;
+        s->next = NULL;
+        double v;
+        if (s->kind == S_ASSIGN && name_eq(s->name, "arret") && !symtab_get(&c->tab, "arret")) {
+            if (const_value(c, s->rhs, "arret", &v) && v != 0) ev->stop = 1;
+            continue;
+        }
+        kept = ast_append(kept, s);
+    }
+    ev->body = kept;
+    Ctx b = block_ctx(arena_printf("global '%s'", ev->sym->name), BIT(SYM_STATE) | BIT(SYM_ACC),
+                      EVENT_WRITE, ev);
+    resolve_block(c, ev->body, &b);
+}
+
+static Node *append_list(Node *list, Node *more)
+{
+    if (!list) return more;
+    Node *n = list;
+    while (n->next) n = n->next;
+    n->next = more;
+    return list;
+}
+
+static void check_on(Checker *c, Node *d)
+{
+    Model *m = c->m;
+    Hook *h = NULL;
+    Ctx x;
+    if (name_eq(d->name, "start")) {
+        h = &m->on_start;
+        x = block_ctx("'on start'", BIT(SYM_STATE) | BIT(SYM_ACC) | BIT(SYM_WINDOW),
+                      "states, accessories, t0 and t1", NULL);
+    } else if (name_eq(d->name, "end")) {
+        h = &m->on_end;
+        x = block_ctx("'on end'", BIT(SYM_STATE) | BIT(SYM_ACC) | BIT(SYM_WINDOW),
+                      "states, accessories, t0 and t1", NULL);
+    } else if (name_eq(d->name, "step")) {
+        h = &m->on_step;
+        x = block_ctx("'on step'", BIT(SYM_ACC), "accessories", NULL);
+    }
+    if (h) {
+        resolve_block(c, d->body, &x);
+        if (!h->body) h->line = d->loc.line;
+        h->body = append_list(h->body, d->body);
+        return;
+    }
+    for (int i = 0; i < m->nevent; i++) {
+        Event *ev = &m->events[i];
+        if (!ev->is_global && name_eq(ev->sym->name, d->name)) {
+            x = block_ctx(arena_printf("'on %s'", ev->sym->name), BIT(SYM_STATE) | BIT(SYM_ACC),
+                          EVENT_WRITE, ev);
+            resolve_block(c, d->body, &x);
+            ev->on_body = append_list(ev->on_body, d->body);
+            return;
+        }
+    }
+    Suggest sg;
+    suggest_init(&sg, d->name);
+    suggest_add(&sg, "start");
+    suggest_add(&sg, "step");
+    suggest_add(&sg, "end");
+    for (int i = 0; i < m->nevent; i++) suggest_add(&sg, m->events[i].sym->name);
+    error_at(d->name_loc, "'on %s': no such event or hook%s (hooks are start, step and end)", d->name,
+             suggest_text(&sg));
+}
+
+/* ------------------------------------------------------------------ tolerance, scan, repeat, record */
+
+static void check_tolerance(Checker *c, Node *d)
+{
+    double rtol = -1, atol = -1, v;
+    for (Node *it = d->items; it; it = it->next) {
+        if (name_eq(it->name, "rtol") && const_value(c, it->rhs, "rtol", &v)) {
+            if (!(v > 0)) error_at(it->rhs->loc, "rtol must be positive");
+            else rtol = v;
+        } else if (name_eq(it->name, "atol") && const_value(c, it->rhs, "atol", &v)) {
+            if (!(v > 0)) error_at(it->rhs->loc, "atol must be positive");
+            else atol = v;
+        } else if (!name_eq(it->name, "rtol") && !name_eq(it->name, "atol")) {
+            Suggest sg;
+            suggest_init(&sg, it->name);
+            suggest_add(&sg, "rtol");
+            suggest_add(&sg, "atol");
+            error_at(it->name_loc, "unknown tolerance '%s'%s (write rtol=… and atol=…)", it->name,
+                     suggest_text(&sg));
+        }
+    }
+    for (Node *a = d->args; a; a = a->next) {
+        Symbol *s = symtab_get(&c->tab, a->name);
+        if (!s || s->kind != SYM_STATE) {
+            Suggest sg;
+            suggest_init(&sg, a->name);
+            suggest_symbols(c, &sg, BIT(SYM_STATE));
+            if (s) error_at(a->loc, "'%s' is %s; tolerances are given to states", a->name, kind_phrase(s->kind));
+            else error_at(a->loc, "unknown state '%s'%s", a->name, suggest_text(&sg));
+            continue;
+        }
+        if (rtol > 0) s->rtol = rtol;
+        if (atol > 0) s->atol = atol;
+    }
+}
+
+static void check_scan(Checker *c, Node *d)
+{
+    Model *m = c->m;
+    Symbol *s = symtab_get(&c->tab, d->name);
+    if (!s) {
+        Suggest sg;
+        suggest_init(&sg, d->name);
+        suggest_symbols(c, &sg, BIT(SYM_PARAM) | BIT(SYM_STATE));
+        error_at(d->name_loc, "unknown name '%s'%s", d->name, suggest_text(&sg));
+        return;
+    }
+    if (s->kind != SYM_PARAM && s->kind != SYM_STATE) {
+        error_at(d->name_loc, "'%s' is %s; a scan varies a parameter or a state's initial value", d->name,
+                 kind_phrase(s->kind));
+        return;
+    }
+    for (int i = 0; i < m->nscan; i++)
+        if (m->scans[i].target == s) {
+            error_at(d->name_loc, "'%s' is already scanned at line %d", d->name, m->scans[i].line);
+            return;
+        }
+    Node *f = d->rhs;
+    Scan sc;
+    memset(&sc, 0, sizeof sc);
+    sc.target = s;
+    sc.line = d->loc.line;
+    if (!f || f->kind != N_CALL) {
+        error_at(f ? f->loc : d->loc, "a scan is lin(first, last, n), log(first, last, n) or list(v1, v2, …)");
+        return;
+    }
+    int nargs = list_length(f->args);
+    if (name_eq(f->name, "list")) {
+        if (nargs < 1) {
+            error_at(f->loc, "list() needs at least one value");
+            return;
+        }
+        sc.kind = SCAN_LIST;
+        sc.n = nargs;
+        sc.values = arena_alloc(sizeof(double) * (size_t)nargs);
+        int k = 0;
+        for (Node *a = f->args; a; a = a->next)
+            if (!const_value(c, a, "a scan value", &sc.values[k++])) return;
+    } else if (name_eq(f->name, "lin") || name_eq(f->name, "log")) {
+        sc.kind = name_eq(f->name, "lin") ? SCAN_LIN : SCAN_LOG;
+        if (nargs != 3) {
+            error_at(f->loc, "%s() takes 3 arguments (first, last, n), not %d", f->name, nargs);
+            return;
+        }
+        double n;
+        if (!const_value(c, f->args, "a scan's first value", &sc.a) ||
+            !const_value(c, f->args->next, "a scan's last value", &sc.b) ||
+            !const_value(c, f->args->next->next, "a scan's count", &n))
+            return;
+        if (!(n >= 1) || !is_integer(n) || n > 4.0e18) {
+            error_at(f->args->next->next->loc, "the number of values must be a whole number of at least 1");
+            return;
+        }
+        sc.n = (long)n;
+        if (sc.kind == SCAN_LOG && !(sc.a > 0 && sc.b > 0)) {
+            error_at(f->loc, "a log scan needs two positive ends: [%g, %g] %s", sc.a, sc.b,
+                     sc.a * sc.b <= 0 ? "contains 0" : "is negative");
+            return;
+        }
+    } else {
+        Suggest sg;
+        suggest_init(&sg, f->name);
+        suggest_add(&sg, "lin");
+        suggest_add(&sg, "log");
+        suggest_add(&sg, "list");
+        error_at(f->name_loc, "unknown scan '%s'%s (scans are lin, log and list)", f->name, suggest_text(&sg));
+        return;
+    }
+    PUSH(m->scans, m->nscan, sc);
+}
+
+static void check_repeat(Checker *c, Node *d, bool *seen)
+{
+    if (*seen) {
+        error_at(d->loc, "'repeat' is given twice");
+        return;
+    }
+    *seen = true;
+    for (Node *it = d->items; it; it = it->next) {
+        double v;
+        bool tr = name_eq(it->name, "transient"), rec = name_eq(it->name, "record");
+        if (!tr && !rec) {
+            Suggest sg;
+            suggest_init(&sg, it->name);
+            suggest_add(&sg, "transient");
+            suggest_add(&sg, "record");
+            error_at(it->name_loc, "unknown repeat option '%s'%s (write transient=N, record=M)", it->name,
+                     suggest_text(&sg));
+            continue;
+        }
+        if (!const_value(c, it->rhs, tr ? "transient" : "record", &v)) continue;
+        if (!(v >= 0) || !is_integer(v) || v > 1e9) {
+            error_at(it->rhs->loc, "%s must be a whole number from 0 to 10^9", it->name);
+            continue;
+        }
+        if (tr) c->m->transient = (long)v;
+        else c->m->record = (long)v;
+    }
+}
+
+static void check_record(Checker *c, Node *d)
+{
+    Model *m = c->m;
+    for (Node *a = d->args; a; a = a->next) {
+        Symbol *s = lookup(c, a->name, &(Ctx){0});
+        if (!s || s->kind == SYM_COUNT) {
+            Suggest sg;
+            suggest_init(&sg, a->name);
+            suggest_symbols(c, &sg, BIT(SYM_STATE) | BIT(SYM_AUX) | BIT(SYM_ACC) | BIT(SYM_PARAM) |
+                                        BIT(SYM_DERIVED));
+            error_at(a->loc, "unknown name '%s'%s", a->name, suggest_text(&sg));
+            continue;
+        }
+        if (s->kind == SYM_TEMP) {
+            error_at(a->loc, "'%s' is a temporary and cannot be recorded; declare it with aux", a->name);
+            continue;
+        }
+        if (s->kind == SYM_NUMBER || s->kind == SYM_FUNC || s->kind == SYM_EVENT) {
+            error_at(a->loc, "'%s' is %s and cannot be recorded", a->name, kind_phrase(s->kind));
+            continue;
+        }
+        bool dup = false;
+        for (int i = 0; i < m->nfield; i++) dup |= m->fields[i] == s;
+        if (dup) {
+            error_at(a->loc, "'%s' is recorded twice", a->name);
+            continue;
+        }
+        PUSH(m->fields, m->nfield, s);
+    }
+}
+
+/* ------------------------------------------------------------------ options (@) */
+
+/* XPPAUT options that only concern its display, storage or other tools. */
+static const char *const ignored_options[] = {
+    "xp", "yp", "zp", "xlo", "xhi", "ylo", "yhi", "xmin", "xmax", "ymin", "ymax", "zmin", "zmax",
+    "axes", "nplot", "lt", "bell", "colormap", "phi", "theta", "plotfmt", "grid", "maxstor",
+    "nout", "output", "logfile", "back", "big", "small", "smc", "umc", "xnc", "ync", "trans",
+    "njmp", "seed", "runnow", "simplot", "autoeval", "jac_eps", "newt_tol", "newt_iter", "delay",
+    "maxdelay", "bandup", "bandlo", "ntst", "nmax", "npr", "ds", "dsmin", "dsmax", "parmin",
+    "parmax", "normmin", "normmax", "autoxmin", "autoxmax", "autoymin", "autoymax", "autovar",
+    "epsl", "epsu", "epss", "poimap", "poivar", "poipln", "poisgn", "poistop", "dfgrid", "dfdraw",
+    "ncdraw", "nmesh", "vmaxpts", "fold", "tor_per", "font", "xlabel", "ylabel", "transient",
+    "quiet", "ps", "dwidth", "dheight", "mwcolor", "dwcolor", "background", "forecolor",
+    "backcolor", "stochastic", "lines", "nodes", NULL};
+
+static bool ignored_option(const char *name)
+{
+    for (const char *const *o = ignored_options; *o; o++)
+        if (name_eq(*o, name)) return true;
+    /* xp2 … zp9: the extra curves of XPPAUT's plot */
+    if ((tolower((unsigned char)name[0]) == 'x' || tolower((unsigned char)name[0]) == 'y' ||
+         tolower((unsigned char)name[0]) == 'z') &&
+        tolower((unsigned char)name[1]) == 'p' && isdigit((unsigned char)name[2]))
+        return true;
+    return false;
+}
+
+static const char *const numeric_options[] = {"meth",   "method", "dt",      "t0",      "total",
+                                              "toler",  "atoler", "dtmin",   "dtmax",   "hgrow",
+                                              "hshrink", "evsteps", "maxsteps", "bound", "bounds",
+                                              "prec",   NULL};
+
+static bool option_number(const Node *it, double *v)
+{
+    if (it->rhs && it->rhs->kind == N_NUM) {
+        *v = it->rhs->num;
+        return true;
+    }
+    error_at(it->rhs ? it->rhs->loc : it->loc, "option '%s' needs a number", it->name);
+    return false;
+}
+
+static void set_positive(const Node *it, double *dst)
+{
+    double v;
+    if (!option_number(it, &v)) return;
+    if (!(v > 0) || !isfinite(v)) error_at(it->rhs->loc, "%s must be positive", it->name);
+    else *dst = v;
+}
+
+static void check_option(Checker *c, Node *it, Loc *dtmin_loc, Loc *dtmax_loc, int precision)
+{
+    Model *m = c->m;
+    const char *k = it->name;
+    const char *word = it->rhs && it->rhs->kind == N_NAME ? it->rhs->name : NULL;
+    double v;
+    if (name_eq(k, "meth") || name_eq(k, "method")) {
+        if (word && (name_eq(word, "rk4") || name_eq(word, "rungekutta") || name_eq(word, "runge")))
+            m->rkck45 = false;
+        else if (word && (name_eq(word, "rkck45") || name_eq(word, "qualrk") || name_eq(word, "rkck")))
+            m->rkck45 = true;
+        else
+            error_at(it->rhs ? it->rhs->loc : it->loc,
+                     "method '%s' is not available; odegen has rk4 (XPPAUT rungekutta) and rkck45 "
+                     "(XPPAUT qualrk)",
+                     word ? word : it->rhs && it->rhs->text ? it->rhs->text : "");
+    } else if (name_eq(k, "dt")) {
+        set_positive(it, &m->dt);
+    } else if (name_eq(k, "t0")) {
+        if (option_number(it, &v)) m->t0 = v;
+    } else if (name_eq(k, "total")) {
+        set_positive(it, &m->total);
+    } else if (name_eq(k, "toler")) {
+        set_positive(it, &m->toler);
+    } else if (name_eq(k, "atoler")) {
+        set_positive(it, &m->atoler);
+    } else if (name_eq(k, "dtmin")) {
+        set_positive(it, &m->dtmin);
+        *dtmin_loc = it->loc;
+    } else if (name_eq(k, "dtmax")) {
+        set_positive(it, &m->dtmax);
+        *dtmax_loc = it->loc;
+    } else if (name_eq(k, "hgrow")) {
+        if (option_number(it, &v)) {
+            if (!(v > 1) || !isfinite(v)) error_at(it->rhs->loc, "hgrow must be larger than 1");
+            else m->hgrow = v;
+        }
+    } else if (name_eq(k, "hshrink")) {
+        if (option_number(it, &v)) {
+            if (!(v > 0 && v < 1)) error_at(it->rhs->loc, "hshrink must lie between 0 and 1");
+            else m->hshrink = v;
+        }
+    } else if (name_eq(k, "evsteps") || name_eq(k, "maxsteps")) {
+        if (option_number(it, &v)) {
+            if (!(v >= 1) || !is_integer(v)) error_at(it->rhs->loc, "%s must be a whole number of at least 1", k);
+            else if (name_eq(k, "evsteps")) m->evsteps = v > 2e9 ? 2000000000L : (long)v;
+            else m->maxsteps = (long long)v;
+        }
+    } else if (name_eq(k, "bound") || name_eq(k, "bounds")) {
+        set_positive(it, &m->bound);
+    } else if (name_eq(k, "prec")) {
+        if (word && name_eq(word, "double")) { if (precision < 0) m->single = false; }
+        else if (word && name_eq(word, "float")) { if (precision < 0) m->single = true; }
+        else error_at(it->rhs ? it->rhs->loc : it->loc, "prec must be double or float");
+    } else if (ignored_option(k)) {
+        note_at(it->name_loc, "XPPAUT option '%s' is ignored (it concerns XPPAUT's display or tools)", k);
+    } else {
+        Suggest sg;
+        suggest_init(&sg, k);
+        for (const char *const *o = numeric_options; *o; o++) suggest_add(&sg, *o);
+        for (const char *const *o = ignored_options; *o; o++) suggest_add(&sg, *o);
+        error_at(it->name_loc, "unknown option '%s'%s", k, suggest_text(&sg));
+    }
+}
+
+/* ------------------------------------------------------------------ the whole program */
+
+static const char *model_name_from_path(const char *path)
+{
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    size_t n = strlen(base);
+    const char *dot = strrchr(base, '.');
+    if (dot && dot != base) n = (size_t)(dot - base);
+    char *name = arena_alloc(n + 3);
+    size_t k = 0;
+    if (n == 0 || isdigit((unsigned char)base[0])) name[k++] = 'm', name[k++] = '_';
+    for (size_t i = 0; i < n; i++)
+        name[k++] = isalnum((unsigned char)base[i]) ? base[i] : '_';
+    name[k] = '\0';
+    return name;
+}
+
+static void set_defaults(Model *m)
+{
+    m->rkck45 = false;
+    m->dt = 0.05;
+    m->t0 = 0;
+    m->total = 20;
+    m->toler = 1e-3;
+    m->atoler = 1e-3;
+    m->dtmin = 1e-12;
+    m->dtmax = 1e6;
+    m->hgrow = 5;
+    m->hshrink = 0.1;
+    m->evsteps = 50;
+    m->maxsteps = 100000000LL;
+    m->bound = 1e100;
+    m->transient = 0;
+    m->record = 1;
+}
+
+Model *check_program(const Program *prog, int precision)
+{
+    Checker ck, *c = &ck;
+    memset(c, 0, sizeof ck);
+    Model *m = arena_alloc(sizeof *m);
+    c->m = m;
+    m->path = prog->path;
+    m->name = model_name_from_path(prog->path);
+    set_defaults(m);
+    m->single = precision == 1;
+    Loc nowhere = {0, 0, 0, 0};
+    c->sym_pi = new_symbol(SYM_NUMBER, "pi", nowhere);
+    c->sym_pi->value = 3.14159265358979323846;
+    c->sym_pi->visiting = 2;
+    c->sym_t = new_symbol(SYM_TIME, "t", nowhere);
+    c->sym_t0 = new_symbol(SYM_WINDOW, "t0", nowhere);
+    c->sym_t1 = new_symbol(SYM_WINDOW, "t1", nowhere);
+    c->sym_t1->index = 1;
+    c->sym_count = new_symbol(SYM_COUNT, "count", nowhere);
+
+    Node *inits = NULL;
+    declare_all(c, prog, &inits);
+    resolve_definitions(c);
+    evaluate_constants(c, inits);
+    topo_sort(c, m->funcs, m->nfunc, SYM_FUNC);
+    topo_sort(c, m->derived, m->nderived, SYM_DERIVED);
+    topo_sort(c, m->temps, m->ntemp, SYM_TEMP);
+
+    Loc dtmin_loc = nowhere, dtmax_loc = nowhere;
+    bool repeat_seen = false;
+    for (Node *d = prog->decls; d; d = d->next) {
+        switch (d->kind) {
+        case D_EVENT: check_event(c, d); break;
+        case D_GLOBAL: check_global(c, d); break;
+        case D_TOLERANCE: break;   /* after the options: per-state values win over toler/atoler */
+        case D_SCAN: check_scan(c, d); break;
+        case D_REPEAT: check_repeat(c, d, &repeat_seen); break;
+        case D_RECORD: check_record(c, d); break;
+        case D_OPTIONS:
+            for (Node *it = d->items; it; it = it->next) check_option(c, it, &dtmin_loc, &dtmax_loc, precision);
+            break;
+        default: break;
+        }
+    }
+    for (Node *d = prog->decls; d; d = d->next)
+        if (d->kind == D_ON) check_on(c, d);
+    for (int i = 0; i < m->nstate; i++) {
+        m->states[i]->rtol = m->toler;
+        m->states[i]->atol = m->atoler;
+    }
+    for (Node *d = prog->decls; d; d = d->next)
+        if (d->kind == D_TOLERANCE) check_tolerance(c, d);
+
+    if (m->dtmin > m->dtmax)
+        error_at(dtmax_loc.line > dtmin_loc.line ? dtmax_loc : dtmin_loc,
+                 "dtmin (%g) is larger than dtmax (%g)", m->dtmin, m->dtmax);
+    if (m->nevent > 64)
+        error_at(m->events[64].sym->loc, "too many events: odegen handles at most 64");
+    double product = 1;
+    for (int i = 0; i < m->nscan; i++) product *= (double)m->scans[i].n;
+    if (product > 4.0e18)
+        error_at(c->last_loc, "the scans describe %.3g systems, more than odegen can count", product);
+    if (m->nstate == 0 && diag_error_count() == 0)
+        error_file("the model has no equations: write at least one x'=… (or dx/dt=…) line");
+    if (!m->nfield)
+        for (int i = 0; i < m->nstate; i++) PUSH(m->fields, m->nfield, m->states[i]);
+    return diag_error_count() ? NULL : m;
+}

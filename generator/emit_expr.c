@@ -1,0 +1,328 @@
+/* emit_expr.c — expressions, literals and C names of the generated code. */
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "arena.h"
+#include "builtins.h"
+#include "emit.h"
+#include "util.h"
+
+/* ------------------------------------------------------------------ literals */
+
+const char *c_literal(double v, bool single)
+{
+    char buf[64];
+    if (isnan(v)) return single ? "NAN" : "NAN";
+    if (isinf(v)) return v > 0 ? "INFINITY" : "(-INFINITY)";
+    int p;
+    if (single) {
+        float f = (float)v;
+        for (p = 1; p <= 9; p++) {
+            snprintf(buf, sizeof buf, "%.*g", p, (double)f);
+            if (strtof(buf, NULL) == f) break;
+        }
+    } else {
+        for (p = 1; p <= 17; p++) {
+            snprintf(buf, sizeof buf, "%.*g", p, v);
+            if (strtod(buf, NULL) == v) break;
+        }
+    }
+    /* Always a floating literal: 1/2 must not become integer division. */
+    if (!strpbrk(buf, ".eEn")) strcat(buf, ".0");
+    if (single) strcat(buf, "f");
+    return arena_strdup(buf);
+}
+
+/* ------------------------------------------------------------------ C names */
+
+/* Names a user may choose that C, C++, CUDA or the generated code already
+ * mean something by: such symbols get a suffix (Myokit's habit: rename, never
+ * reject). */
+static const char *const c_reserved[] = {
+    /* C and C++ keywords */
+    "auto", "break", "case", "char", "const", "continue", "default", "do", "double", "else", "enum",
+    "extern", "float", "for", "goto", "if", "inline", "int", "long", "register", "restrict", "return",
+    "short", "signed", "sizeof", "static", "struct", "switch", "typedef", "union", "unsigned", "void",
+    "volatile", "while", "bool", "true", "false", "class", "new", "delete", "this", "template",
+    "typename", "namespace", "using", "public", "private", "protected", "virtual", "friend",
+    "operator", "try", "catch", "throw", "mutable", "explicit", "export", "and", "or", "not", "xor",
+    "and_eq", "or_eq", "not_eq", "bitand", "bitor", "compl", "xor_eq", "asm", "nullptr", "constexpr",
+    "decltype", "noexcept", "static_assert", "thread_local", "alignas", "alignof", "char16_t",
+    "char32_t", "wchar_t", "concept", "requires", "co_await", "co_yield", "co_return", "main",
+    /* CUDA */
+    "threadIdx", "blockIdx", "blockDim", "gridDim", "warpSize",
+    /* functions the generated code calls, and macros of its headers */
+    "sin", "cos", "tan", "asin", "acos", "atan", "atan2", "sinh", "cosh", "tanh", "exp", "log",
+    "log10", "sqrt", "fabs", "floor", "ceil", "fmod", "fmax", "fmin", "pow", "erf", "erfc", "sinf",
+    "cosf", "tanf", "asinf", "acosf", "atanf", "atan2f", "sinhf", "coshf", "tanhf", "expf", "logf",
+    "log10f", "sqrtf", "fabsf", "floorf", "ceilf", "fmodf", "fmaxf", "fminf", "powf", "erff",
+    "erfcf", "sincos", "sincosf", "NAN", "INFINITY", "HUGE_VAL", "NULL", "EOF", "M_PI", "M_E",
+    "isnan", "isinf", "isfinite", "signbit", "fpclassify", "assert", "errno", "EDOM", "ERANGE",
+    "stdin", "stdout", "stderr", "offsetof", "size_t", "FILE", NULL};
+
+static bool needs_rename(const char *name)
+{
+    if (name[0] == '_') return true;
+    if (!strncasecmp(name, "ode_", 4)) return true;
+    for (const char *const *r = c_reserved; *r; r++)
+        if (!strcmp(*r, name)) return true;
+    return false;
+}
+
+static bool cname_taken(const Model *m, const char *cname, const Symbol *self)
+{
+    for (int i = 0; i < m->nsyms; i++)
+        if (m->syms[i] != self && m->syms[i]->cname && !strcmp(m->syms[i]->cname, cname)) return true;
+    return false;
+}
+
+static const char *cname_for(const Model *m, const Symbol *s)
+{
+    if (!needs_rename(s->name) && !cname_taken(m, s->name, s)) return s->name;
+    const char *base = s->name[0] == '_' ? arena_printf("u%s", s->name) : s->name;
+    const char *c = arena_printf("%s_u", base);
+    while (cname_taken(m, c, s) || needs_rename(c)) c = arena_printf("%s_u", c);
+    return c;
+}
+
+void assign_cnames(Model *m)
+{
+    for (int i = 0; i < m->nsyms; i++) {
+        Symbol *s = m->syms[i];
+        s->cname = s->kind == SYM_FUNC ? arena_printf("ode_fn_%s", s->name) : cname_for(m, s);
+        for (int k = 0; k < s->nargs; k++) {
+            Symbol *a = s->args[k];
+            a->cname = needs_rename(a->name) ? arena_printf("%s%s_u", a->name[0] == '_' ? "u" : "", a->name)
+                                             : a->name;
+        }
+    }
+}
+
+/* ------------------------------------------------------------------ expressions */
+
+/* C precedence levels, loosest first. */
+enum { P_TERNARY = 1, P_OR, P_AND, P_EQ, P_REL, P_ADD, P_MUL, P_UNARY, P_PRIMARY };
+
+static void open_paren(Emitter *E, int mine, int ctx)
+{
+    if (mine < ctx) buf_puts(E->out, "(");
+}
+
+static void close_paren(Emitter *E, int mine, int ctx)
+{
+    if (mine < ctx) buf_puts(E->out, ")");
+}
+
+int integer_power(const Node *n)
+{
+    const Node *e = n->rhs;
+    int sign = 1;
+    if (e->kind == N_NEG) {
+        sign = -1;
+        e = e->lhs;
+    }
+    if (e->kind != N_NUM || e->num != floor(e->num) || e->num > 63) return 0;
+    return sign * (int)e->num;
+}
+
+static bool is_simple(const Node *n)
+{
+    return n->kind == N_NUM ||
+           (n->kind == N_NAME && !(n->sym && (n->sym->kind == SYM_TEMP || n->sym->kind == SYM_AUX)));
+}
+
+static void emit_name(Emitter *E, const Node *n)
+{
+    const Symbol *s = n->sym;
+    if (E->expand_values && (s->kind == SYM_TEMP || s->kind == SYM_AUX)) {
+        /* Blocks see temporaries and aux at the current state: written out. */
+        buf_puts(E->out, "(");
+        emit_value(E, s->expr, 0);
+        buf_puts(E->out, ")");
+        return;
+    }
+    if (s->kind == SYM_COUNT) {
+        buf_puts(E->out, "count");
+        return;
+    }
+    buf_puts(E->out, s->cname ? s->cname : s->name);
+}
+
+static const char *binary_op(NodeKind k)
+{
+    switch (k) {
+    case N_ADD: return " + ";
+    case N_SUB: return " - ";
+    case N_MUL: return " * ";
+    case N_DIV: return " / ";
+    case N_LT: return " < ";
+    case N_GT: return " > ";
+    case N_LE: return " <= ";
+    case N_GE: return " >= ";
+    case N_EQ: return " == ";
+    case N_NE: return " != ";
+    case N_AND: return " && ";
+    case N_OR: return " || ";
+    default: return " ? ";
+    }
+}
+
+static bool is_condition(NodeKind k)
+{
+    return k == N_LT || k == N_GT || k == N_LE || k == N_GE || k == N_EQ || k == N_NE || k == N_AND ||
+           k == N_OR || k == N_NOT;
+}
+
+static void emit_power(Emitter *E, const Node *n, int prec)
+{
+    int k = integer_power(n);
+    if (k == 0 && !(n->rhs->kind == N_NUM && n->rhs->num == 0)) {
+        buf_puts(E->out, E->single ? "powf(" : "pow(");
+        emit_value(E, n->lhs, 0);
+        buf_puts(E->out, ", ");
+        emit_value(E, n->rhs, 0);
+        buf_puts(E->out, ")");
+        return;
+    }
+    int a = k < 0 ? -k : k;
+    if (a == 0) {
+        buf_puts(E->out, c_literal(1.0, E->single));
+        return;
+    }
+    if (k < 0) {
+        open_paren(E, P_MUL, prec);
+        buf_printf(E->out, "%s / ", c_literal(1.0, E->single));
+    }
+    if (a == 1) {
+        emit_value(E, n->lhs, k < 0 ? P_UNARY : prec);
+    } else if (a <= 3 && is_simple(n->lhs)) {
+        /* x^2, x^3 of a plain name: written as products. */
+        open_paren(E, P_MUL, k < 0 ? P_UNARY : prec);
+        for (int i = 0; i < a; i++) {
+            if (i) buf_puts(E->out, " * ");
+            emit_value(E, n->lhs, P_UNARY);
+        }
+        close_paren(E, P_MUL, k < 0 ? P_UNARY : prec);
+    } else {
+        buf_printf(E->out, "ode_pow%d(", a);
+        emit_value(E, n->lhs, 0);
+        buf_puts(E->out, ")");
+    }
+    if (k < 0) close_paren(E, P_MUL, prec);
+}
+
+static void emit_call(Emitter *E, const Node *n)
+{
+    if (n->sym) {   /* a user function: inlined C function taking the system */
+        buf_printf(E->out, "%s(ode_s", n->sym->cname);
+        for (const Node *a = n->args; a; a = a->next) {
+            buf_puts(E->out, ", ");
+            emit_value(E, a, 0);
+        }
+        buf_puts(E->out, ")");
+        return;
+    }
+    const Builtin *b = builtin_find(n->name);
+    buf_printf(E->out, "%s(", E->single ? b->c_float : b->c_double);
+    for (const Node *a = n->args; a; a = a->next) {
+        emit_value(E, a, 0);
+        if (a->next) buf_puts(E->out, ", ");
+    }
+    buf_puts(E->out, ")");
+}
+
+void emit_value(Emitter *E, const Node *n, int prec)
+{
+    switch (n->kind) {
+    case N_NUM:
+        buf_puts(E->out, c_literal(n->num, E->single));
+        return;
+    case N_NAME:
+        emit_name(E, n);
+        return;
+    case N_CALL:
+        emit_call(E, n);
+        return;
+    case N_NEG:
+        open_paren(E, P_UNARY, prec);
+        buf_puts(E->out, "-");
+        emit_value(E, n->lhs, P_UNARY + 1);   /* -(-x), never --x */
+        close_paren(E, P_UNARY, prec);
+        return;
+    case N_POW:
+        emit_power(E, n, prec);
+        return;
+    case N_IF:
+        buf_puts(E->out, "(");
+        emit_cond(E, n->cond, P_TERNARY + 1);
+        buf_puts(E->out, " ? ");
+        emit_value(E, n->lhs, P_TERNARY + 1);
+        buf_puts(E->out, " : ");
+        emit_value(E, n->rhs, P_TERNARY);
+        buf_puts(E->out, ")");
+        return;
+    case N_ADD:
+    case N_SUB:
+        open_paren(E, P_ADD, prec);
+        emit_value(E, n->lhs, P_ADD);
+        buf_puts(E->out, binary_op(n->kind));
+        emit_value(E, n->rhs, P_ADD + 1);
+        close_paren(E, P_ADD, prec);
+        return;
+    case N_MUL:
+    case N_DIV:
+        open_paren(E, P_MUL, prec);
+        emit_value(E, n->lhs, P_MUL);
+        buf_puts(E->out, binary_op(n->kind));
+        emit_value(E, n->rhs, P_MUL + 1);
+        close_paren(E, P_MUL, prec);
+        return;
+    default:
+        if (is_condition(n->kind)) {   /* truth as a number: 1 or 0 */
+            buf_puts(E->out, "ODE_BOOL(");
+            emit_cond(E, n, 0);
+            buf_puts(E->out, ")");
+            return;
+        }
+        buf_puts(E->out, "0");
+        return;
+    }
+}
+
+void emit_cond(Emitter *E, const Node *n, int prec)
+{
+    int mine;
+    switch (n->kind) {
+    case N_LT: case N_GT: case N_LE: case N_GE: mine = P_REL; break;
+    case N_EQ: case N_NE: mine = P_EQ; break;
+    case N_AND: mine = P_AND; break;
+    case N_OR: mine = P_OR; break;
+    case N_NOT:
+        open_paren(E, P_UNARY, prec);
+        buf_puts(E->out, "!");
+        emit_cond(E, n->lhs, P_UNARY);
+        close_paren(E, P_UNARY, prec);
+        return;
+    default:
+        open_paren(E, P_EQ, prec);
+        emit_value(E, n, P_EQ + 1);
+        buf_printf(E->out, " != %s", c_literal(0.0, E->single));
+        close_paren(E, P_EQ, prec);
+        return;
+    }
+    open_paren(E, mine, prec);
+    if (mine == P_AND || mine == P_OR) {
+        emit_cond(E, n->lhs, mine);
+        buf_puts(E->out, binary_op(n->kind));
+        emit_cond(E, n->rhs, mine + 1);
+    } else {
+        emit_value(E, n->lhs, mine);
+        buf_puts(E->out, binary_op(n->kind));
+        emit_value(E, n->rhs, mine + 1);
+    }
+    close_paren(E, mine, prec);
+}

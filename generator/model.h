@@ -1,0 +1,120 @@
+/* model.h — the checked model: what the emitter needs, every name resolved.
+ *
+ * check.c builds it from the syntax tree and reports every problem it finds;
+ * emit.c only reads it.  Expressions stay syntax-tree nodes; every N_NAME in
+ * them has been resolved (Node.name → Symbol through model_lookup) and every
+ * N_CALL checked for arity.
+ */
+#ifndef ODEGEN_MODEL_H
+#define ODEGEN_MODEL_H
+
+#include <stdbool.h>
+
+#include "ast.h"
+
+typedef enum SymKind {
+    SYM_NUMBER,     /* `number g=9.81`: a compile-time constant (value) */
+    SYM_PARAM,      /* `par`: per-system runtime value (value = default) */
+    SYM_DERIVED,    /* `!w2=…`: computed once per system from parameters */
+    SYM_STATE,      /* `x'=…`: value = default initial value */
+    SYM_TEMP,       /* `name=…`: evaluated at every right-hand-side evaluation */
+    SYM_AUX,        /* `aux name=…`: for hooks and output */
+    SYM_ACC,        /* `acc name[=…]`: a per-system variable kept across integrations */
+    SYM_FUNC,       /* `f(u,v)=…`: inlined user function */
+    SYM_EVENT,      /* `event name:` or a `global` */
+    SYM_ARG,        /* a user function's argument (inside its body only) */
+    SYM_TIME,       /* t */
+    SYM_WINDOW,     /* t0 or t1 (index 0 or 1), unless the user declared such a name */
+    SYM_COUNT,      /* `count` in an event block, unless declared */
+} SymKind;
+
+typedef struct Symbol Symbol;
+struct Symbol {
+    SymKind kind;
+    const char *name;   /* as declared */
+    const char *cname;  /* its C identifier in the generated code */
+    Loc loc;            /* the declaration's name */
+    int line;           /* the declaring line (for comments) */
+    int index;          /* position among the symbols of its kind */
+    Node *expr;         /* the defining expression (RHS, temp, aux, derived, acc
+                           initial value, function body); NULL if none */
+    Loc expr_line;      /* span of the whole defining statement */
+    double value;       /* number value, parameter default, initial value */
+    /* SYM_FUNC */
+    int nargs;
+    Symbol **args;
+    /* SYM_STATE */
+    double rtol, atol;  /* per-state tolerances */
+    /* topological order among temporaries / derived parameters */
+    int order;
+    int visiting;       /* cycle detection */
+};
+
+typedef struct Event {
+    Symbol *sym;
+    Node *expr;         /* g(t, y): the event fires where it crosses zero */
+    int dir;            /* -1, 0, +1 */
+    double tol;
+    int stop;           /* stop at this detection count (0: never) */
+    Node *body;         /* statements of the event itself */
+    Node *on_body;      /* statements of `on NAME` blocks, in file order */
+    bool is_global;     /* written as an XPPAUT `global` */
+    int line;
+} Event;
+
+typedef enum ScanKind { SCAN_LIN, SCAN_LOG, SCAN_LIST } ScanKind;
+
+typedef struct Scan {
+    Symbol *target;     /* a parameter or a state (its initial value) */
+    ScanKind kind;
+    double a, b;        /* lin, log */
+    long n;
+    double *values;     /* list */
+    int line;
+} Scan;
+
+/* Hook blocks, in file order (several `on start` blocks run one after another). */
+typedef struct Hook {
+    Node *body;         /* statement list, or NULL */
+    int line;           /* first block's line */
+} Hook;
+
+typedef struct Model {
+    const char *path;        /* the .ode file as given */
+    const char *name;        /* C identifier made from the file's base name */
+
+    Symbol **syms;           /* every declared symbol, for lookup */
+    int nsyms, capsyms;
+
+    Symbol **states;   int nstate;
+    Symbol **params;   int nparam;
+    Symbol **numbers;  int nnumber;
+    Symbol **derived;  int nderived;   /* in evaluation order */
+    Symbol **temps;    int ntemp;      /* in evaluation order */
+    Symbol **aux;      int naux;
+    Symbol **accs;     int nacc;
+    Symbol **funcs;    int nfunc;
+    Event *events;     int nevent;
+
+    Hook on_start, on_step, on_end;
+
+    /* options (@) */
+    bool rkck45;
+    double dt, t0, total, toler, atoler, dtmin, dtmax, hgrow, hshrink, bound;
+    long evsteps;
+    long long maxsteps;
+    bool single;             /* float precision */
+
+    Scan *scans;       int nscan;
+    long transient, record;
+    Symbol **fields;   int nfield;        /* `record` line; none → all states */
+} Model;
+
+/* Checks the program; returns NULL after reporting errors (diag.h).
+ * `force_single`: --precision float (1), double (0), or from the file (-1). */
+Model *check_program(const Program *prog, int precision);
+
+/* The symbol a resolved N_NAME or N_CALL refers to (NULL for builtins). */
+Symbol *model_symbol_of(const Node *n);
+
+#endif

@@ -1,0 +1,16 @@
+/* util.h — small helpers shared by the generator's passes. */
+#ifndef ODEGEN_UTIL_H
+#define ODEGEN_UTIL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* Names are case-insensitive, as in XPPAUT. */
+bool name_eq(const char *a, const char *b);
+/* Edit distance (Damerau–Levenshtein, case-insensitive), for "did you mean". */
+int name_distance(const char *a, const char *b);
+
+/* Reads a whole file; returns NULL and sets errno on failure. */
+char *read_file(const char *path, size_t *len);
+
+#endif

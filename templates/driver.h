@@ -1,0 +1,178 @@
+/* driver.h — many systems at once: the CUDA kernels (one system per thread)
+ * and the CPU loop (OpenMP over systems), both around the same
+ * ode_run_system(), which runs all repetitions of one system.
+ *
+ * Repetitions loop inside the kernel: a whole scan chunk (transient and
+ * recorded integrations) is one launch; recorded values go to a buffer that the
+ * host copies back once.
+ */
+#ifndef ODE_DRIVER_H
+#define ODE_DRIVER_H
+
+#ifndef ODEGEN_GENERATED
+#include "example_model.h"
+#include "solver.h"
+#endif
+
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+/* System i of the arrays into registers, and back. */
+ODE_HD static ODE_INLINE void ode_load(OdeSystem *s, const OdeArrays *a, int i)
+{
+    const int n = a->n;
+    s->t = a->t[i];
+    s->t0 = a->t0[i];
+    s->t1 = a->t1[i];
+    ODE_FOR_STATES(k) s->y[k] = ODE_AT(a->y, k, i, n);
+    ODE_UNROLL for (int k = 0; k < ODE_NPARAM; k++) s->p[k] = ODE_AT(a->p, k, i, n);
+    ODE_UNROLL for (int k = 0; k < ODE_NACC; k++) s->acc[k] = ODE_AT(a->acc, k, i, n);
+    ODE_FOR_EVENTS(e) s->count[e] = 0;
+    s->status = a->status[i];
+    s->steps = a->steps[i];
+    s->evals = a->evals[i];
+}
+
+ODE_HD static ODE_INLINE void ode_store(const OdeSystem *s, const OdeArrays *a, int i)
+{
+    const int n = a->n;
+    a->t[i] = s->t;
+    a->t0[i] = s->t0;
+    a->t1[i] = s->t1;
+    ODE_FOR_STATES(k) ODE_AT(a->y, k, i, n) = s->y[k];
+    ODE_UNROLL for (int k = 0; k < ODE_NACC; k++) ODE_AT(a->acc, k, i, n) = s->acc[k];
+    a->status[i] = s->status;
+    a->steps[i] = s->steps;
+    a->evals[i] = s->evals;
+}
+
+/* All repetitions of system i: `transient` integrations discarded, then
+ * `record` integrations whose fields are written to a->rec.  The state, the
+ * accessories and the window carry over from one integration to the next. */
+ODE_HD static ODE_INLINE void ode_run_system(const OdeArrays *a, int i, int transient, int record)
+{
+    OdeSystem s;
+    ode_load(&s, a, i);
+    ode_model_derived(&s);                 /* once per system, kept in registers */
+    if (s.status == ODE_STATUS_READY)
+        ode_model_acc_init(&s);
+    const int n = a->n;
+    for (int r = 0; r < transient + record; r++) {
+        if (!ODE_STATUS_IS_STICKY(s.status))
+            ode_integrate(&s);
+        if (r >= transient && a->rec) {
+            const int rr = r - transient;
+            for (int f = 0; f < a->nfield; f++)
+                a->rec[((size_t)rr * a->nfield + f) * n + i] = ode_model_field(&s, a->fields[f]);
+            a->rec_status[(size_t)rr * n + i] = s.status;
+        }
+    }
+    ode_store(&s, a, i);
+}
+
+/* ------------------------------------------------------------------ CPU */
+
+/* Runs every system of a on the host, in parallel over systems.  `report`
+ * (may be NULL) is called now and then from the calling thread with the
+ * number of systems done so far. */
+static void ode_cpu_run(const OdeArrays *a, int transient, int record,
+                        void (*report)(void *user, long done), void *user)
+{
+    long done = 0;
+#pragma omp parallel for schedule(dynamic, 8)
+    for (int i = 0; i < a->n; i++) {
+        ode_run_system(a, i, transient, record);
+#pragma omp atomic
+        done++;
+#ifdef _OPENMP
+        if (report && omp_get_thread_num() == 0) {
+#else
+        if (report) {
+#endif
+            long seen;
+#pragma omp atomic read
+            seen = done;
+            report(user, seen);
+        }
+    }
+    if (report) report(user, a->n);
+}
+
+/* ------------------------------------------------------------------ GPU */
+#ifdef __CUDACC__
+
+#ifndef ODE_BLOCK_SIZE
+#define ODE_BLOCK_SIZE 128
+#endif
+
+/* Adds the systems this warp just finished to the host-visible counter. */
+__device__ static ODE_INLINE void ode_count_done(unsigned int *progress)
+{
+    if (!progress) return;
+    const unsigned int active = __activemask();
+    if ((threadIdx.x & 31) == (unsigned)(__ffs(active) - 1))
+        atomicAdd_system(progress, (unsigned int)__popc(active));
+}
+
+/* One system per thread: thread i runs system i. */
+__global__ static void __launch_bounds__(ODE_BLOCK_SIZE)
+ode_kernel(const __grid_constant__ OdeArrays a, int transient, int record)
+{
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < a.n) {
+        ode_run_system(&a, i, transient, record);
+        ode_count_done(a.progress);
+    }
+}
+
+/* Load balancing: a persistent grid whose warps take the next 32 systems from
+ * a queue when they finish theirs, so that a warp of quick systems does not
+ * sit idle while a slow one elsewhere finishes.  Systems stay contiguous in a
+ * warp, so memory accesses stay coalesced. */
+__global__ static void __launch_bounds__(ODE_BLOCK_SIZE)
+ode_kernel_queue(const __grid_constant__ OdeArrays a, int transient, int record)
+{
+    const unsigned int lane = threadIdx.x & 31;
+    for (;;) {
+        unsigned int base = 0;
+        if (lane == 0) base = atomicAdd(a.queue, 32u);
+        base = __shfl_sync(0xffffffffu, base, 0);
+        if (base >= (unsigned int)a.n) break;
+        const int i = (int)(base + lane);
+        if (i < a.n) {
+            ode_run_system(&a, i, transient, record);
+            ode_count_done(a.progress);
+        }
+        __syncwarp();
+    }
+}
+
+/* Launches the integration of the n systems of device arrays a on stream.
+ * `balanced` selects the queue kernel (a->queue must then point to a zeroed
+ * device counter).  block must not exceed ODE_BLOCK_SIZE. */
+static cudaError_t ode_gpu_launch(const OdeArrays *a, int transient, int record, int block,
+                                  int balanced, cudaStream_t stream)
+{
+    if (a->n <= 0) return cudaSuccess;
+    if (block <= 0 || block > ODE_BLOCK_SIZE) block = ODE_BLOCK_SIZE;
+    if (!balanced) {
+        const int grid = (a->n + block - 1) / block;
+        ode_kernel<<<grid, block, 0, stream>>>(*a, transient, record);
+        return cudaGetLastError();
+    }
+    int device = 0, sms = 0, per_sm = 0;
+    cudaError_t err = cudaGetDevice(&device);
+    if (err == cudaSuccess) err = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
+    if (err == cudaSuccess)
+        err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, ode_kernel_queue, block, 0);
+    if (err != cudaSuccess) return err;
+    if (per_sm < 1) per_sm = 1;
+    long want = ((long)a->n + block - 1) / block, resident = (long)sms * per_sm;
+    const int grid = (int)(want < resident ? want : resident);
+    ode_kernel_queue<<<grid, block, 0, stream>>>(*a, transient, record);
+    return cudaGetLastError();
+}
+#endif /* __CUDACC__ */
+
+#endif /* ODE_DRIVER_H */

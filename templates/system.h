@@ -1,0 +1,83 @@
+/* system.h — one system's working set, the statuses, and the arrays that hold
+ * many systems.
+ *
+ * A system lives in registers (OdeSystem, a local variable of the thread) for
+ * its whole integration; memory holds systems as structure of arrays,
+ * value[i * n + system], so that neighbouring threads touch neighbouring
+ * addresses.  The model's sizes (ODE_NSTATE, …) come from the generated model
+ * constants that precede this file (example_model.h shows their shape).
+ */
+#ifndef ODE_SYSTEM_H
+#define ODE_SYSTEM_H
+
+/* How a system's last integration ended.  Also the values of the runner's
+ * `status` column (ode_status_name). */
+enum {
+    ODE_STATUS_READY = 0,       /* loaded, not integrated yet: accessories start at their `acc` values */
+    ODE_STATUS_FINISHED = 1,    /* reached t1 */
+    ODE_STATUS_EVENT = 2,       /* an event's `stop` count was reached */
+    ODE_STATUS_EQUILIBRIUM = 3, /* `evsteps` accepted steps inside one event zone */
+    ODE_STATUS_MAXSTEPS = 4,    /* `maxsteps` steps in one integration */
+    ODE_STATUS_BOUND = 5,       /* a state beyond ±bound (stays: later integrations are skipped) */
+    ODE_STATUS_NAN = 6,         /* NaN or Inf that no smaller step avoids (stays, like bound) */
+    ODE_STATUS_RUNNING = 7      /* inside an integration (never seen outside) */
+};
+#define ODE_NSTATUS 7
+
+/* Failures that leave no state to go on from. */
+#define ODE_STATUS_IS_STICKY(s) ((s) == ODE_STATUS_BOUND || (s) == ODE_STATUS_NAN)
+
+/* Zero-length arrays are not C: every array has at least one element. */
+#define ODE_ALLOC(n) ((n) > 0 ? (n) : 1)
+
+typedef struct OdeSystem {
+    ode_real t, t0, t1;                     /* time and this integration's window */
+    ode_real y[ODE_ALLOC(ODE_NSTATE)];      /* states */
+    ode_real p[ODE_ALLOC(ODE_NPARAM)];      /* parameters (read-only in hooks) */
+    ode_real d[ODE_ALLOC(ODE_NDERIVED)];    /* derived parameters, computed once per launch */
+    ode_real acc[ODE_ALLOC(ODE_NACC)];      /* accessories */
+    int count[ODE_ALLOC(ODE_NEVENT)];       /* detections of each event in this integration */
+    int status;
+    unsigned long long steps;               /* accepted steps, all integrations */
+    unsigned long long evals;               /* right-hand-side evaluations, all integrations */
+} OdeSystem;
+
+/* n systems as structure of arrays (on the device or on the host). */
+typedef struct OdeArrays {
+    int n;                       /* systems held: the stride of every array */
+    ode_real *t, *t0, *t1;       /* [n] */
+    ode_real *y;                 /* [ODE_NSTATE * n] */
+    ode_real *p;                 /* [ODE_NPARAM * n] */
+    ode_real *acc;               /* [ODE_NACC * n] */
+    int *status;                 /* [n] */
+    unsigned long long *steps;   /* [n] */
+    unsigned long long *evals;   /* [n] */
+
+    /* Recorded integrations (rec == NULL: nothing recorded).  After recorded
+     * integration r, field f of system i is rec[(r * nfield + f) * n + i] and
+     * its status rec_status[r * n + i]. */
+    ode_real *rec;
+    int *rec_status;
+    int nfield;
+    int fields[ODE_ALLOC(ODE_NFIELD)];   /* field codes, see ode_model_field */
+
+    unsigned int *progress;      /* systems completed (host-visible), or NULL */
+    unsigned int *queue;         /* next system to take (load balancing), or NULL */
+} OdeArrays;
+
+/* One `scan` line: a parameter or an initial value over a range or a list.
+ * Several lines form their Cartesian product, the last varying fastest. */
+enum { ODE_TARGET_PARAM = 0, ODE_TARGET_STATE = 1 };
+enum { ODE_SCAN_LIN = 0, ODE_SCAN_LOG = 1, ODE_SCAN_LIST = 2 };
+typedef struct OdeScanSpec {
+    int target_kind;        /* ODE_TARGET_PARAM or ODE_TARGET_STATE */
+    int target;             /* its index */
+    int kind;               /* ODE_SCAN_LIN, ODE_SCAN_LOG or ODE_SCAN_LIST */
+    double a, b;            /* first and last value (lin, log) */
+    long n;                 /* number of values */
+    const double *values;   /* ODE_SCAN_LIST: the n values */
+} OdeScanSpec;
+
+#define ODE_AT(arr, k, i, n) ((arr)[(size_t)(k) * (size_t)(n) + (size_t)(i)])
+
+#endif /* ODE_SYSTEM_H */
