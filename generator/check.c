@@ -328,8 +328,8 @@ static void resolve_block(Checker *c, Node *stmts, const Ctx *ctx)
 
 #define READ_CONST (BIT(SYM_NUMBER))
 #define READ_PARAMS (READ_CONST | BIT(SYM_PARAM) | BIT(SYM_DERIVED) | BIT(SYM_FUNC))
-#define READ_RHS (READ_PARAMS | BIT(SYM_STATE) | BIT(SYM_TEMP) | BIT(SYM_TIME))
-#define READ_BLOCK (READ_RHS | BIT(SYM_AUX) | BIT(SYM_ACC) | BIT(SYM_WINDOW))
+#define READ_RHS (READ_PARAMS | BIT(SYM_STATE) | BIT(SYM_TEMP) | BIT(SYM_TIME) | BIT(SYM_WINDOW))
+#define READ_BLOCK (READ_RHS | BIT(SYM_AUX) | BIT(SYM_ACC))
 
 static Ctx ctx_make(unsigned read, const char *where, const char *hint)
 {

@@ -120,7 +120,6 @@ static void emit_locals(Emitter *E, const Refs *r, const Refs *assigned, StateSo
         buf_printf(o, "    %sode_real %s = %s[%d];\n", refs_has(assigned, s) ? "" : "const ", s->cname,
                    src == STATES_FROM_Y ? "ode_y" : "ode_s->y", i);
     }
-    if (!hook) return;
     for (int i = 0; i < m->nacc; i++) {
         const Symbol *s = m->accs[i];
         if (refs_has(r, s))
@@ -132,7 +131,7 @@ static void emit_locals(Emitter *E, const Refs *r, const Refs *assigned, StateSo
         if (s->kind == SYM_WINDOW)
             buf_printf(o, "    %sode_real %s = ode_s->%s;\n", refs_has(assigned, s) ? "" : "const ", s->name,
                        s->index ? "t1" : "t0");
-        else if (s->kind == SYM_TIME)
+        else if (s->kind == SYM_TIME && hook)   /* elsewhere t is a parameter */
             buf_puts(o, "    const ode_real t = ode_s->t;\n");
         else if (s->kind == SYM_COUNT)
             buf_printf(o, "    const ode_real count = (ode_real)ode_s->count[%d];\n", event);

@@ -31,6 +31,15 @@ const char *c_literal(double v, bool single)
             if (strtod(buf, NULL) == v) break;
         }
     }
+    /* 1e+06 reads better as 1e6. */
+    char *e = strpbrk(buf, "eE");
+    if (e) {
+        char *d = e + 1, *src = e + 1;
+        if (*src == '+') src++;
+        if (*src == '-') *d++ = *src++;
+        while (*src == '0' && src[1]) src++;
+        memmove(d, src, strlen(src) + 1);
+    }
     /* Always a floating literal: 1/2 must not become integer division. */
     if (!strpbrk(buf, ".eEn")) strcat(buf, ".0");
     if (single) strcat(buf, "f");

@@ -1,0 +1,132 @@
+"""odegen_test.py — build generated models and run their runners, for the tests.
+
+Every test model is generated with build/odegen (or build/asan/odegen), built
+with its generated Makefile, and run through its runner; the runner's CSV is
+read back into numpy arrays.  Builds go to build/tests/<name>-<backend> and are
+reused when nothing changed (make decides).
+
+Environment:
+  ODEGEN_BACKEND=cpu|gpu   which backend the suite exercises (default cpu);
+                           gpu builds with nvcc and runs with --backend gpu.
+  ODEGEN_SANITIZE=0        build CPU runners without ASan/UBSan.
+"""
+import csv
+import io
+import os
+import re
+import subprocess
+import sys
+
+import numpy as np
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+BUILD = os.path.join(ROOT, "build", "tests")
+BACKEND = os.environ.get("ODEGEN_BACKEND", "cpu")
+SANITIZE = os.environ.get("ODEGEN_SANITIZE", "1") != "0" and BACKEND == "cpu"
+SANFLAGS = "-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all"
+ODEGEN = os.path.join(ROOT, "build", "asan" if SANITIZE else "", "odegen")
+
+
+class Failure(AssertionError):
+    pass
+
+
+def check(cond, message):
+    if not cond:
+        raise Failure(message)
+
+
+def _run(cmd, **kw):
+    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **kw)
+    return p
+
+
+def build(name, text, precision=None, backend=None):
+    """Writes `text` as NAME.ode, generates and builds it; returns the runner's path."""
+    backend = backend or BACKEND
+    tag = name + "-" + backend + ("-" + precision if precision else "")
+    work = os.path.join(BUILD, tag)
+    os.makedirs(work, exist_ok=True)
+    ode = os.path.join(work, name + ".ode")
+    old = open(ode).read() if os.path.exists(ode) else None
+    if old != text:
+        with open(ode, "w") as f:
+            f.write(text)
+    cmd = [ODEGEN, name + ".ode", "-o", "gen"]
+    if precision:
+        cmd += ["--precision", precision]
+    p = _run(cmd, cwd=work)
+    if p.returncode != 0:
+        raise Failure("odegen failed on %s:\n%s" % (name, p.stderr))
+    make = ["make", "-s", "-C", os.path.join(work, "gen")]
+    if backend == "gpu":
+        make += ["BACKEND=cuda"]
+    else:
+        make += ["BACKEND=cpu"]
+        if SANITIZE:
+            make += ["CFLAGS=" + SANFLAGS, "LDFLAGS=-fsanitize=address,undefined"]
+    p = _run(make)
+    if p.returncode != 0:
+        raise Failure("building %s failed:\n%s%s" % (name, p.stdout, p.stderr[-4000:]))
+    return os.path.join(work, "gen", name)
+
+
+class Result:
+    """A runner's CSV: columns by name (floats), statuses, and the summary line."""
+
+    def __init__(self, text, stderr):
+        rows = list(csv.reader(io.StringIO(text)))
+        self.header = rows[0]
+        body = rows[1:]
+        self.stderr = stderr
+        self.status = np.array([r[-1] for r in body])
+        self.columns = {}
+        for j, name in enumerate(self.header[:-1]):
+            self.columns[name] = np.array([float(r[j]) for r in body])
+        m = re.search(r"([0-9]+) (?:accepted )?steps", stderr)
+        self.steps = int(m.group(1)) if m else None
+
+    def __getitem__(self, name):
+        return self.columns[name]
+
+    def __len__(self):
+        return len(self.status)
+
+
+def run(runner, *args, expect_rc=0, env=None):
+    """Runs a runner with --backend of the suite; returns its Result."""
+    cmd = [runner, "--backend", BACKEND] + list(args)
+    e = dict(os.environ)
+    if env:
+        e.update(env)
+    p = _run(cmd, env=e)
+    if p.returncode != expect_rc:
+        raise Failure("%s exited %d (expected %d):\n%s" % (" ".join(cmd), p.returncode, expect_rc, p.stderr))
+    return Result(p.stdout, p.stderr)
+
+
+def run_raw(runner, *args, env=None):
+    e = dict(os.environ)
+    if env:
+        e.update(env)
+    return _run([runner] + list(args), env=e)
+
+
+def main(tests):
+    """Runs the test functions given (name → function); prints one line each."""
+    only = sys.argv[1:]
+    failed = 0
+    for name, fn in tests:
+        if only and not any(o in name for o in only):
+            continue
+        try:
+            fn()
+            print("ok      %s" % name, flush=True)
+        except Failure as e:
+            failed += 1
+            print("FAILED  %s\n        %s" % (name, str(e).replace("\n", "\n        ")), flush=True)
+        except Exception as e:  # a crash of the test itself is a failure too
+            failed += 1
+            print("ERROR   %s: %r" % (name, e), flush=True)
+    print("%d failed" % failed if failed else "all passed")
+    return 1 if failed else 0
