@@ -1217,7 +1217,9 @@ Model *check_program(const Program *prog, int precision)
     resolve_definitions(c);
     evaluate_constants(c, inits);
     topo_sort(c, m->funcs, m->nfunc, SYM_FUNC);
-    topo_sort(c, m->derived, m->nderived, SYM_DERIVED);
+    m->derived_order = arena_alloc(sizeof(Symbol *) * (size_t)(m->nderived + 1));
+    if (m->nderived) memcpy(m->derived_order, m->derived, sizeof(Symbol *) * (size_t)m->nderived);
+    topo_sort(c, m->derived_order, m->nderived, SYM_DERIVED);
     topo_sort(c, m->temps, m->ntemp, SYM_TEMP);
 
     Loc dtmin_loc = nowhere, dtmax_loc = nowhere;

@@ -233,6 +233,7 @@ static void emit_constants(Emitter *E)
                m->nevent);
     buf_printf(o, "#define ODE_NFIELD %d              /* states, aux, accessories, parameters, derived, t, t0, t1 */\n",
                nfield);
+    buf_printf(o, "#define ODE_NTRIG %d               /* sin/cos of time in the right-hand side */\n", E->ntrig);
     buf_printf(o, "#define ODE_RKCK45 %d              /* %s */\n", m->rkck45,
                m->rkck45 ? "adaptive Cash-Karp 5(4)" : "classical RK4 with a fixed step");
     buf_printf(o, "#define ODE_OPT_DT ODE_R(%s)\n", c_literal(m->dt, false));
@@ -366,13 +367,13 @@ static void emit_derived(Emitter *E)
     Refs r = {0}, none = {0};
     buf_puts(E->out, "/* Derived parameters: once per system, before its integrations. */\n");
     buf_puts(E->out, "ODE_HD static ODE_INLINE void ode_model_derived(OdeSystem *ode_s)\n{\n    (void)ode_s;\n");
-    for (int i = 0; i < m->nderived; i++) refs_expr(&r, m->derived[i]->expr);
+    for (int i = 0; i < m->nderived; i++) refs_expr(&r, m->derived_order[i]->expr);
     for (int i = 0; i < m->nderived; i++)   /* computed below, not read from ode_s->d */
         for (int k = 0; k < r.n; k++)
-            if (r.s[k] == m->derived[i]) r.s[k] = r.s[--r.n];
+            if (r.s[k] == m->derived_order[i]) r.s[k] = r.s[--r.n];
     emit_locals(E, &r, &none, STATES_FROM_SYSTEM, false, 0);
     for (int i = 0; i < m->nderived; i++) {
-        const Symbol *s = m->derived[i];
+        const Symbol *s = m->derived_order[i];
         to_user_line(E, s->expr_line.line);
         buf_printf(E->out, "    const ode_real %s = ", s->cname);
         emit_value(E, s->expr, 0);
@@ -388,10 +389,12 @@ static void emit_rhs(Emitter *E)
     const Model *m = E->m;
     Refs r = {0}, none = {0};
     for (int i = 0; i < m->nstate; i++) refs_expr(&r, m->states[i]->expr);
-    buf_puts(E->out, "/* The right-hand side dy/dt at (t, ode_y). */\n");
+    buf_puts(E->out, "/* The right-hand side dy/dt at (t, ode_y); sin/cos of time come from ode_tr. */\n");
     buf_puts(E->out, "ODE_HD static ODE_INLINE void ode_model_rhs(const OdeSystem *ode_s, ode_real t,\n"
-                     "                                            const ode_real *ode_y, ode_real *ode_dy)\n{\n"
-                     "    (void)ode_s;\n    (void)t;\n    (void)ode_y;\n");
+                     "                                            const ode_real *ode_y, ode_real *ode_dy,\n"
+                     "                                            const OdeTrig *ode_tr)\n{\n"
+                     "    (void)ode_s;\n    (void)t;\n    (void)ode_y;\n    (void)ode_tr;\n");
+    E->use_trig = true;
     emit_locals(E, &r, &none, STATES_FROM_Y, false, 0);
     emit_computed(E, &r);
     for (int i = 0; i < m->nstate; i++) {
@@ -403,7 +406,58 @@ static void emit_rhs(Emitter *E)
         buf_puts(E->out, ";\n");
         to_generated(E);
     }
+    E->use_trig = false;
     buf_puts(E->out, "}\n\n");
+}
+
+/* sin/cos of the right-hand side's arguments affine in t, and their rates. */
+static void emit_trig(Emitter *E)
+{
+    Refs r = {0}, none = {0};
+    for (int k = 0; k < E->ntrig; k++) refs_expr(&r, E->trig[k].arg);
+    for (int full = 0; full < 2; full++) {
+        if (full)
+            buf_puts(E->out, "/* Both sin and cos of each argument, for RK4's angle addition. */\n");
+        else
+            buf_puts(E->out, "/* sin/cos of time that the right-hand side uses, at time t. */\n");
+        buf_printf(E->out, "ODE_HD static ODE_INLINE void ode_model_trig%s(const OdeSystem *ode_s, ode_real t, OdeTrig *ode_tr)\n"
+                           "{\n    (void)ode_s;\n    (void)t;\n    (void)ode_tr;\n", full ? "_full" : "");
+        emit_locals(E, &r, &none, STATES_FROM_Y, false, 0);
+        for (int k = 0; k < E->ntrig; k++) {
+            const TrigArg *a = &E->trig[k];
+            to_user_line(E, a->arg->loc.line);
+            if (full || (a->need_sin && a->need_cos)) {
+                buf_puts(E->out, "    ode_sincos(");
+                emit_value(E, a->arg, 0);
+                buf_printf(E->out, ", &ode_tr->s[%d], &ode_tr->c[%d]);\n", k, k);
+            } else {
+                buf_printf(E->out, "    ode_tr->%c[%d] = %s(", a->need_sin ? 's' : 'c', k,
+                           a->need_sin ? (E->single ? "sinf" : "sin") : (E->single ? "cosf" : "cos"));
+                emit_value(E, a->arg, 0);
+                buf_puts(E->out, ");\n");
+            }
+        }
+        to_generated(E);
+        buf_puts(E->out, "}\n\n");
+    }
+    Refs rr = {0};
+    Node **rates = arena_alloc(sizeof(Node *) * (size_t)(E->ntrig + 1));
+    for (int k = 0; k < E->ntrig; k++) {
+        rates[k] = time_rate(E->trig[k].arg);
+        refs_expr(&rr, rates[k]);
+    }
+    buf_puts(E->out, "/* d/dt of each argument: its angle grows by rate*h in a step h. */\n");
+    buf_puts(E->out, "ODE_HD static ODE_INLINE ode_real ode_model_trig_rate(const OdeSystem *ode_s, int ode_k)\n"
+                     "{\n    (void)ode_s;\n    (void)ode_k;\n");
+    emit_locals(E, &rr, &none, STATES_FROM_Y, false, 0);
+    buf_puts(E->out, "    switch (ode_k) {\n");
+    for (int k = 0; k < E->ntrig; k++) {
+        buf_printf(E->out, "    %s: return ", k + 1 == E->ntrig ? "default" : arena_printf("case %d", k));
+        emit_value(E, rates[k], 0);
+        buf_puts(E->out, ";\n");
+    }
+    if (!E->ntrig) buf_printf(E->out, "    default: return %s;\n", c_literal(0.0, E->single));
+    buf_puts(E->out, "    }\n}\n\n");
 }
 
 static void emit_events(Emitter *E)
@@ -658,6 +712,7 @@ static void emit_source(Emitter *E)
     emit_properties(E);
     emit_functions(E);
     emit_derived(E);
+    emit_trig(E);
     emit_rhs(E);
     emit_events(E);
     emit_acc_init(E);
@@ -773,6 +828,7 @@ bool emit_model(const Model *model, GeneratedFile files[GENERATED_FILES])
     E.single = m->single;
     E.cu_name = arena_printf("%s.cu", m->name);
     mark_all_powers(&E);
+    find_time_trig(&E);
     files[0].name = E.cu_name;
     files[1].name = arena_printf("%s.h", m->name);
     files[2].name = arena_printf("%s_main.c", m->name);

@@ -29,6 +29,13 @@ bool emit_model(const Model *m, GeneratedFile files[GENERATED_FILES]);
 
 /* ---- shared by the emitter's parts (emit_expr.c) ---- */
 
+/* sin(arg) / cos(arg) in the right-hand side, with arg affine in t
+ * (a t + b, a and b fixed per system): computed once per step (solver.h). */
+typedef struct TrigArg {
+    const Node *arg;
+    bool need_sin, need_cos;
+} TrigArg;
+
 typedef struct Emitter {
     const Model *m;
     Buf *out;
@@ -37,6 +44,9 @@ typedef struct Emitter {
     bool single;              /* float precision */
     bool expand_values;       /* blocks: temporaries and aux are written inline */
     unsigned long long powers;/* bit k: the helper for x^k (2 ≤ k < 64) is needed */
+    TrigArg *trig;            /* the right-hand side's sin/cos of time */
+    int ntrig;
+    bool use_trig;            /* inside ode_model_rhs: read them from ode_tr */
 } Emitter;
 
 /* A literal of the model's precision that reads back to exactly v. */
@@ -49,5 +59,11 @@ void emit_cond(Emitter *E, const Node *n, int prec);
 void assign_cnames(Model *m);
 /* The integer exponent of x^n that becomes multiplications, or 0. */
 int integer_power(const Node *pow_node);
+/* Finds the sin/cos of time in the right-hand side (fills E->trig). */
+void find_time_trig(Emitter *E);
+/* d/dt of an argument affine in t, as an expression (NULL for 0). */
+Node *time_rate(const Node *arg);
+/* The entry of E->trig for this argument, or -1. */
+int trig_index(const Emitter *E, const Node *arg);
 
 #endif

@@ -235,6 +235,13 @@ static void emit_call(Emitter *E, const Node *n)
         buf_puts(E->out, ")");
         return;
     }
+    if (E->use_trig && n->args && (name_eq(n->name, "sin") || name_eq(n->name, "cos"))) {
+        int k = trig_index(E, n->args);
+        if (k >= 0) {   /* sin/cos of time: computed once per step by the solver */
+            buf_printf(E->out, "ode_tr->%c[%d]", tolower((unsigned char)n->name[0]) == 's' ? 's' : 'c', k);
+            return;
+        }
+    }
     const Builtin *b = builtin_find(n->name);
     buf_printf(E->out, "%s(", E->single ? b->c_float : b->c_double);
     for (const Node *a = n->args; a; a = a->next) {

@@ -89,7 +89,8 @@ typedef struct Model {
     Symbol **states;   int nstate;
     Symbol **params;   int nparam;
     Symbol **numbers;  int nnumber;
-    Symbol **derived;  int nderived;   /* in evaluation order */
+    Symbol **derived;  int nderived;   /* in declaration order (= their index) */
+    Symbol **derived_order;            /* the same, in evaluation order */
     Symbol **temps;    int ntemp;      /* in evaluation order */
     Symbol **aux;      int naux;
     Symbol **accs;     int nacc;

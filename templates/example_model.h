@@ -31,6 +31,7 @@
 #define ODE_NACC 1
 #define ODE_NEVENT 1
 #define ODE_NFIELD 8                 /* y1 y2 ymax k B t t0 t1 */
+#define ODE_NTRIG 1                  /* cos(t) in the right-hand side */
 #define ODE_RKCK45 0                 /* 0: RK4 with fixed step, 1: RKCK45 */
 #define ODE_OPT_DT ODE_R(0.01)
 #define ODE_OPT_T0 0.0
@@ -62,24 +63,46 @@ ODE_HD static ODE_INLINE int ode_event_stop(int e) { (void)e; return 0; }
 /* Derived parameters: none. */
 ODE_HD static ODE_INLINE void ode_model_derived(OdeSystem *ode_s) { (void)ode_s; }
 
-/* The right-hand side at (ode_t, ode_y). */
-ODE_HD static ODE_INLINE void ode_model_rhs(const OdeSystem *ode_s, ode_real ode_t,
-                                            const ode_real *ode_y, ode_real *ode_dy)
+/* sin/cos of the right-hand side's arguments affine in t: here cos(t). */
+ODE_HD static ODE_INLINE void ode_model_trig(const OdeSystem *ode_s, ode_real t, OdeTrig *ode_tr)
 {
+    (void)ode_s;
+    ode_tr->c[0] = cos(t);   /* only what the right-hand side uses */
+}
+
+ODE_HD static ODE_INLINE void ode_model_trig_full(const OdeSystem *ode_s, ode_real t, OdeTrig *ode_tr)
+{
+    (void)ode_s;
+    ode_sincos(t, &ode_tr->s[0], &ode_tr->c[0]);
+}
+
+/* d/dt of each argument. */
+ODE_HD static ODE_INLINE ode_real ode_model_trig_rate(const OdeSystem *ode_s, int k)
+{
+    (void)ode_s;
+    (void)k;
+    return 1.0;
+}
+
+/* The right-hand side at (t, ode_y); sin/cos of time from ode_tr. */
+ODE_HD static ODE_INLINE void ode_model_rhs(const OdeSystem *ode_s, ode_real t, const ode_real *ode_y,
+                                            ode_real *ode_dy, const OdeTrig *ode_tr)
+{
+    (void)t;
     const ode_real k = ode_s->p[0];
     const ode_real B = ode_s->p[1];
     const ode_real y1 = ode_y[0];
     const ode_real y2 = ode_y[1];
     ode_dy[0] = y2;
-    ode_dy[1] = y1 - y1 * y1 * y1 - k * y2 + B * cos(ode_t);
+    ode_dy[1] = y1 - y1 * y1 * y1 - k * y2 + B * ode_tr->c[0];   /* cos(t) */
 }
 
-/* Event functions at (ode_t, ode_y). */
-ODE_HD static ODE_INLINE void ode_model_events(const OdeSystem *ode_s, ode_real ode_t,
+/* Event functions at (t, ode_y). */
+ODE_HD static ODE_INLINE void ode_model_events(const OdeSystem *ode_s, ode_real t,
                                                const ode_real *ode_y, ode_real *ode_g)
 {
     (void)ode_s;
-    (void)ode_t;
+    (void)t;
     const ode_real y2 = ode_y[1];
     ode_g[0] = y2;
 }

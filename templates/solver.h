@@ -24,19 +24,74 @@
 
 /* ------------------------------------------------------------------ RK4 */
 
+/* ------------------------------------------------------------------ sin/cos of time */
+
+/* The right-hand side may hold sin and cos of arguments affine in t
+ * (a_k t + b_k, with a_k and b_k fixed per system: `cos(t)`, `sin(2*pi*f*t+phi)`).
+ * The generator lists them (ODE_NTRIG) and the RHS reads their values from
+ * an OdeTrig.  RK4 evaluates them once per step, at t, and reaches the stage
+ * times t + h/2 and t + h by angle addition with sin/cos of a_k h/2, which
+ * change only when h does: one sincos per step instead of four cos.
+ * (OdeTrig itself is in system.h: the model's functions take it.) */
+/* sin/cos of a_k h/2 and a_k h for the step size h they were made for. */
+typedef struct OdeTrigStep {
+    ode_real h;
+    OdeTrig half, full;
+} OdeTrigStep;
+
+#if ODE_NTRIG > 0
+#define ODE_FOR_TRIG(k) ODE_UNROLL for (int k = 0; k < ODE_NTRIG; k++)
+
+ODE_HD static ODE_INLINE void ode_trig_step_for(const OdeSystem *s, ode_real h, OdeTrigStep *ts)
+{
+    if (ts->h == h) return;
+    ts->h = h;
+    ODE_FOR_TRIG(k) {
+        ode_real sh, ch;
+        ode_sincos(ode_model_trig_rate(s, k) * (ODE_R(0.5) * h), &sh, &ch);
+        ts->half.s[k] = sh;
+        ts->half.c[k] = ch;
+        ts->full.s[k] = ODE_R(2.0) * sh * ch;       /* double angle */
+        ts->full.c[k] = (ch - sh) * (ch + sh);
+    }
+}
+
+/* The values at t + d from those at t and sin/cos of a_k d. */
+ODE_HD static ODE_INLINE void ode_trig_rotate(const OdeTrig *at, const OdeTrig *by, OdeTrig *out)
+{
+    ODE_FOR_TRIG(k) {
+        out->s[k] = at->s[k] * by->c[k] + at->c[k] * by->s[k];
+        out->c[k] = at->c[k] * by->c[k] - at->s[k] * by->s[k];
+    }
+}
+#endif
+
+/* ------------------------------------------------------------------ RK4 */
+
 /* The classical fourth-order Runge–Kutta step from (t, y) over h. */
 ODE_HD static ODE_INLINE void ode_rk4_step(const OdeSystem *s, ode_real t, ode_real h,
-                                           const ode_real *y, ode_real *ynew)
+                                           const ode_real *y, ode_real *ynew, OdeTrigStep *ts)
 {
     ode_real k[ODE_NSTATE], yt[ODE_NSTATE];
     const ode_real h2 = ODE_R(0.5) * h, h3 = h * ODE_R(1.0 / 3.0), h6 = h * ODE_R(1.0 / 6.0);
-    ode_model_rhs(s, t, y, k);
+    OdeTrig tr0, tr;
+#if ODE_NTRIG > 0
+    ode_trig_step_for(s, h, ts);
+    ode_model_trig_full(s, t, &tr0);
+    ode_trig_rotate(&tr0, &ts->half, &tr);
+#else
+    (void)ts;
+#endif
+    ode_model_rhs(s, t, y, k, &tr0);
     ODE_FOR_STATES(i) { ynew[i] = y[i] + h6 * k[i]; yt[i] = y[i] + h2 * k[i]; }
-    ode_model_rhs(s, t + h2, yt, k);
+    ode_model_rhs(s, t + h2, yt, k, &tr);
     ODE_FOR_STATES(i) { ynew[i] += h3 * k[i]; yt[i] = y[i] + h2 * k[i]; }
-    ode_model_rhs(s, t + h2, yt, k);
+    ode_model_rhs(s, t + h2, yt, k, &tr);
     ODE_FOR_STATES(i) { ynew[i] += h3 * k[i]; yt[i] = y[i] + h * k[i]; }
-    ode_model_rhs(s, t + h, yt, k);
+#if ODE_NTRIG > 0
+    ode_trig_rotate(&tr0, &ts->full, &tr);
+#endif
+    ode_model_rhs(s, t + h, yt, k, &tr);
     ODE_FOR_STATES(i) ynew[i] += h6 * k[i];
 }
 
@@ -82,23 +137,26 @@ ODE_HD static ODE_INLINE void ode_rkck_step(const OdeSystem *s, ode_real t, ode_
 {
     ode_real k1[ODE_NSTATE], k2[ODE_NSTATE], k3[ODE_NSTATE], k4[ODE_NSTATE], k5[ODE_NSTATE];
     ode_real yt[ODE_NSTATE];
-    ode_model_rhs(s, t, y, k1);
+    OdeTrig tr;   /* sin/cos of time: evaluated per stage (the nodes are irregular) */
+#define ODE_CK_STAGE(tc, yv, out) do { ode_model_trig(s, (tc), &tr); ode_model_rhs(s, (tc), (yv), (out), &tr); } while (0)
+    ODE_CK_STAGE(t, y, k1);
     ODE_FOR_STATES(i) yt[i] = y[i] + h * (ODE_CK_A21 * k1[i]);
-    ode_model_rhs(s, t + ODE_CK_C2 * h, yt, k2);
+    ODE_CK_STAGE(t + ODE_CK_C2 * h, yt, k2);
     ODE_FOR_STATES(i) yt[i] = y[i] + h * (ODE_CK_A31 * k1[i] + ODE_CK_A32 * k2[i]);
-    ode_model_rhs(s, t + ODE_CK_C3 * h, yt, k3);
+    ODE_CK_STAGE(t + ODE_CK_C3 * h, yt, k3);
     ODE_FOR_STATES(i) yt[i] = y[i] + h * (ODE_CK_A41 * k1[i] + ODE_CK_A42 * k2[i] + ODE_CK_A43 * k3[i]);
-    ode_model_rhs(s, t + ODE_CK_C4 * h, yt, k4);
+    ODE_CK_STAGE(t + ODE_CK_C4 * h, yt, k4);
     ODE_FOR_STATES(i)
         yt[i] = y[i] + h * (ODE_CK_A51 * k1[i] + ODE_CK_A52 * k2[i] + ODE_CK_A53 * k3[i] + ODE_CK_A54 * k4[i]);
-    ode_model_rhs(s, t + h, yt, k5);
+    ODE_CK_STAGE(t + h, yt, k5);
     ODE_FOR_STATES(i) {
         yt[i] = y[i] + h * (ODE_CK_A61 * k1[i] + ODE_CK_A62 * k2[i] + ODE_CK_A63 * k3[i] +
                             ODE_CK_A64 * k4[i] + ODE_CK_A65 * k5[i]);
         ynew[i] = ODE_CK_B1 * k1[i] + ODE_CK_B3 * k3[i] + ODE_CK_B4 * k4[i];
         err[i] = ODE_CK_E1 * k1[i] + ODE_CK_E3 * k3[i] + ODE_CK_E4 * k4[i] + ODE_CK_E5 * k5[i];
     }
-    ode_model_rhs(s, t + ODE_CK_C6 * h, yt, k2);   /* k6, in k2's registers */
+    ODE_CK_STAGE(t + ODE_CK_C6 * h, yt, k2);   /* k6, in k2's registers */
+#undef ODE_CK_STAGE
     ODE_FOR_STATES(i) {
         ynew[i] = y[i] + h * (ynew[i] + ODE_CK_B6 * k2[i]);
         err[i] = h * (err[i] + ODE_CK_E6 * k2[i]);
@@ -126,14 +184,15 @@ ODE_HD static ODE_INLINE ode_real ode_error_ratio(const ode_real *y, const ode_r
 /* A step of the chosen method without error control (event location and
  * RK4); returns 0 when the result holds a NaN or an infinity. */
 ODE_HD static ODE_INLINE int ode_trial(OdeSystem *s, ode_real t, ode_real h, const ode_real *y,
-                                       ode_real *ynew)
+                                       ode_real *ynew, OdeTrigStep *ts)
 {
 #if ODE_RKCK45
     ode_real err[ODE_NSTATE];
+    (void)ts;
     ode_rkck_step(s, t, h, y, ynew, err);
     s->evals += 6;
 #else
-    ode_rk4_step(s, t, h, y, ynew);
+    ode_rk4_step(s, t, h, y, ynew, ts);
     s->evals += 4;
 #endif
     int finite = 1;
@@ -198,7 +257,8 @@ ODE_HD static ODE_INLINE ode_mask ode_landed_mask(ode_mask armed, const ode_real
  * detected at its end. */
 ODE_HD static ODE_INLINE ode_mask ode_locate(OdeSystem *s, ode_real t, const ode_real *y,
                                              ode_real *h, ode_real *ynew, ode_real *g,
-                                             const ode_real *gp, ode_mask armed, int target)
+                                             const ode_real *gp, ode_mask armed, int target,
+                                             OdeTrigStep *ts)
 {
     ode_real lo = ODE_R(0.0), hi = *h;
     ode_real glo[ODE_NEVENT], ghi[ODE_NEVENT], gc[ODE_NEVENT], yc[ODE_NSTATE];
@@ -211,7 +271,7 @@ ODE_HD static ODE_INLINE ode_mask ode_locate(OdeSystem *s, ode_real t, const ode
             hc = ODE_R(0.5) * (lo + hi);
         if (!(hc > lo && hc < hi))
             break;                                    /* the bracket is at rounding level */
-        if (!ode_trial(s, t, hc, y, yc))
+        if (!ode_trial(s, t, hc, y, yc, ts))
             break;
         ode_model_events(s, t + hc, yc, gc);
         int next = ode_earliest_jump(armed, gp, glo, gc);
@@ -265,6 +325,10 @@ ODE_HD static ODE_INLINE void ode_integrate(OdeSystem *s)
     h = ode_fmin(ode_fmax(h, dtmin), dtmax);
 #endif
     unsigned long long nstep = 0;
+    OdeTrigStep ts;                        /* h = 0: made for no step size yet */
+    ts.h = ODE_R(0.0);
+    ODE_UNROLL for (int k = 0; k < ODE_ALLOC(ODE_NTRIG); k++)
+        ts.half.s[k] = ts.half.c[k] = ts.full.s[k] = ts.full.c[k] = ODE_R(0.0);
 #if ODE_NEVENT > 0
     ode_real g[ODE_NEVENT];                /* event values at the current point */
     int zone[ODE_NEVENT];                  /* accepted steps inside a zone after it was entered */
@@ -319,7 +383,7 @@ ODE_HD static ODE_INLINE void ode_integrate(OdeSystem *s)
             if (last && hnext < h) hnext = h;      /* a clipped step says little about the next */
         }
 #else
-        if (!ode_trial(s, s->t, hs, s->y, ynew)) {
+        if (!ode_trial(s, s->t, hs, s->y, ynew, &ts)) {
             s->status = ODE_STATUS_NAN;
             break;
         }
@@ -332,7 +396,7 @@ ODE_HD static ODE_INLINE void ode_integrate(OdeSystem *s)
         const int target = ode_earliest_jump(armed, g, g, gn);
         if (target >= 0) {
             ode_real hl = hs;
-            fired = ode_locate(s, s->t, s->y, &hl, ynew, gn, g, armed, target);
+            fired = ode_locate(s, s->t, s->y, &hl, ynew, gn, g, armed, target, &ts);
             if (hl != hs) tnew = s->t + hl;
         } else {
             fired = ode_landed_mask(armed, g, gn);

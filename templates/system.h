@@ -42,6 +42,15 @@ typedef struct OdeSystem {
     unsigned long long evals;               /* right-hand-side evaluations, all integrations */
 } OdeSystem;
 
+/* sin and cos of the right-hand side's arguments affine in t, at one stage
+ * time (see solver.h: RK4 reaches its stages by angle addition). */
+#ifndef ODE_NTRIG
+#define ODE_NTRIG 0
+#endif
+typedef struct OdeTrig {
+    ode_real s[ODE_ALLOC(ODE_NTRIG)], c[ODE_ALLOC(ODE_NTRIG)];
+} OdeTrig;
+
 /* n systems as structure of arrays (on the device or on the host). */
 typedef struct OdeArrays {
     int n;                       /* systems held: the stride of every array */
