@@ -72,5 +72,10 @@ $(B)/asan/%.o: $(B)/%.c $(B)/parser.h $(B)/lexer.h | $(B)/.dir
 $(B)/asan/odegen: $(ASAN_OBJS)
 	$(CC) $(SANFLAGS) -o $@ $^ -lm
 
+# The CPU suite: parser, generator, error messages, runtime, numerics, XPPAUT
+# compatibility, a short fuzzing run.  Sanitizers on all host code.
+test: $(B)/odegen $(B)/asan/odegen
+	bash tests/run_all.sh
+
 clean:
 	rm -rf $(B)

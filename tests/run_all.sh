@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# The CPU test suite behind `make test` (no GPU needed).  Stops at the first
+# suite that fails, and says which.
+set -u
+cd "$(dirname "$0")/.."
+PY=/usr/bin/python3            # Debian's python3, which has numpy and scipy
+failed=0
+suite() {
+    local name=$1; shift
+    printf '\n=== %s\n' "$name"
+    local t0=$SECONDS
+    if "$@"; then
+        printf '=== %s: passed (%ds)\n' "$name" $((SECONDS - t0))
+    else
+        printf '=== %s: FAILED\n' "$name"
+        exit 1
+    fi
+}
+[ -x tests/parse/run.sh ]   && suite "parser"              bash tests/parse/run.sh
+[ -x tests/golden/run.sh ]  && suite "generator golden files" bash tests/golden/run.sh
+[ -x tests/errors/run.sh ]  && suite "error messages"      bash tests/errors/run.sh
+[ -x tests/runtime/run.sh ] && suite "runtime library and runner" bash tests/runtime/run.sh
+suite "numerics (CPU path, ASan/UBSan)" $PY tests/numerics/test_numerics.py
+[ -f tests/xpp/test_xpp.py ] && suite "XPPAUT compatibility" $PY tests/xpp/test_xpp.py
+[ -x tests/fuzz/run.sh ]    && suite "fuzzing (short run)" bash tests/fuzz/run.sh
+printf '\nall suites passed\n'
