@@ -113,9 +113,15 @@ static void show_source(FILE *f, Loc loc)
     fputc('\n', f);
 }
 
+/* The message is composed in memory and written in one go: stderr is
+ * unbuffered, and a long source line would otherwise cost a write per byte. */
 static void report(Loc loc, const char *kind, const char *fmt, va_list ap)
 {
-    FILE *f = out();
+    char *msg = NULL;
+    size_t size = 0;
+    FILE *f = open_memstream(&msg, &size);
+    if (!f)
+        f = out();
     const char *path = src.path ? src.path : "<input>";
     if (loc.line > 0)
         fprintf(f, "%s:%d:%d: %s: ", path, loc.line, loc.col, kind);
@@ -125,6 +131,12 @@ static void report(Loc loc, const char *kind, const char *fmt, va_list ap)
     fputc('\n', f);
     if (loc.line > 0)
         show_source(f, loc);
+    if (f != out()) {
+        fclose(f);
+        fwrite(msg, 1, size, out());
+        fflush(out());
+        free(msg);
+    }
 }
 
 void error_at(Loc loc, const char *fmt, ...)
