@@ -1,0 +1,426 @@
+/* api.h — the C library of a generated model (SPEC §5).
+ *
+ * Every model that odegen translates exposes this API in NAME.h, each public
+ * name prefixed by the model's own name (the model duffing has
+ * duffing_solver_create, DUFFING_OK, DUFFING_STATE_Y1, …), so that several
+ * models link into one program.  The library is built from NAME.cu into
+ * libNAME.a (with nvcc: CPU and GPU; with a C compiler: CPU only) and is
+ * called from C or C++.  The examples below use the names of the model they
+ * are read in; their states and parameters are those of a Duffing
+ * oscillator (y1, y2, k).
+ *
+ * Life of a solver (CVODE's habit: an opaque handle, integer return codes):
+ *
+ *     model_solver *s;
+ *     int rc = model_solver_create(&s, 4096, MODEL_BACKEND_AUTO, NULL, 0);
+ *     if (rc != MODEL_OK) {
+ *         fprintf(stderr, "%s\n", model_solver_error(s));   // s may be NULL: still safe
+ *         model_solver_free(s);
+ *         return 1;
+ *     }
+ *     for (int i = 0; i < 4096; i++)                         // one parameter per system
+ *         model_solver_set(s, MODEL_KIND_PARAM, MODEL_PARAM_K, i, 0.2 + 1e-4 * i);
+ *     rc = model_solver_run(s);                              // one integration of each
+ *     double y1;
+ *     model_solver_get(s, MODEL_KIND_STATE, MODEL_STATE_Y1, 0, &y1);
+ *     model_solver_free(s);
+ *
+ * Conventions:
+ *  - Functions return MODEL_OK (0) or a negative MODEL_ERR_* code; a function
+ *    that takes a solver also leaves a message in it (model_solver_error).
+ *    Nothing in the library calls exit() or prints.
+ *  - Values cross the API as double whatever the model's precision (a model
+ *    built with `prec=float` rounds them to float inside).
+ *  - A solver holds n "resident" systems in host arrays that are the truth
+ *    between calls; a run copies them to the device (when the backend is a
+ *    GPU), integrates and copies them back.  On the device, systems are stored
+ *    as structure of arrays, value[i * n + system].
+ *  - Names are case-insensitive, as in the .ode language; the spelling of the
+ *    declaration is what model_name returns.
+ *  - No global state: solvers are independent; one solver must not be used by
+ *    two threads at once.
+ */
+#ifndef MODEL_API_H
+#define MODEL_API_H
+
+/* The model's counts and index enums (MODEL_NSTATE, MODEL_STATE_…) stand
+ * above this text in a generated NAME.h; on its own, this file takes the
+ * example model's. */
+#ifndef MODEL_NSTATE
+#include "example_constants.h"
+#endif
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ------------------------------------------------------------------ codes */
+
+/* Return codes.  model_strerror turns one into a sentence; the solver's
+ * model_solver_error says what exactly went wrong. */
+enum {
+    MODEL_OK = 0,
+    MODEL_ERR_ARG = -1,     /* an argument is NULL or out of range */
+    MODEL_ERR_NAME = -2,    /* no such name in the model */
+    MODEL_ERR_NOMEM = -3,   /* host or device memory exhausted */
+    MODEL_ERR_NO_GPU = -4,  /* a GPU was asked for: none present, or built without CUDA */
+    MODEL_ERR_DEVICE = -5,  /* a CUDA device number that does not exist, or given twice */
+    MODEL_ERR_CUDA = -6,    /* a CUDA call failed (the message names it and CUDA's reason) */
+    MODEL_ERR_NODATA = -7,  /* recorded values asked for, but the last call recorded none */
+    MODEL_ERR_FAILED = -8   /* the solver's creation failed: only error and free work */
+};
+
+/* How a system's last integration ended (the CSV's `status` column). */
+enum {
+    MODEL_STATUS_READY = 0,        /* loaded, not integrated yet */
+    MODEL_STATUS_FINISHED = 1,     /* reached t1 */
+    MODEL_STATUS_EVENT = 2,        /* an event's stop count was reached */
+    MODEL_STATUS_EQUILIBRIUM = 3,  /* `evsteps` accepted steps inside one event zone */
+    MODEL_STATUS_MAXSTEPS = 4,     /* `maxsteps` steps in one integration */
+    MODEL_STATUS_BOUND = 5,        /* a state went beyond ±bound (later integrations skipped) */
+    MODEL_STATUS_NAN = 6           /* NaN or Inf that no smaller step avoided (likewise) */
+};
+#define MODEL_NSTATUS 7
+
+/* Kinds of names and of per-system values.
+ *  - model_count / model_name / model_index take STATE … FIELD.
+ *  - model_solver_set takes STATE, PARAM, ACC, T, T0, T1 and STATUS;
+ *    model_solver_get also FIELD, STEPS and EVALS.  For T … EVALS the index
+ *    is 0. */
+enum {
+    MODEL_KIND_STATE = 0,    /* state variables (their current value: the next run's initial value) */
+    MODEL_KIND_PARAM = 1,    /* parameters */
+    MODEL_KIND_ACC = 2,      /* accessories */
+    MODEL_KIND_AUX = 3,      /* auxiliary quantities (names only; recordable as fields) */
+    MODEL_KIND_DERIVED = 4,  /* derived parameters (names only; recordable as fields) */
+    MODEL_KIND_EVENT = 5,    /* events (names only) */
+    MODEL_KIND_FIELD = 6,    /* recordable quantities: states, aux, acc, params, derived, t, t0, t1 */
+    MODEL_KIND_T = 7,        /* the system's current time */
+    MODEL_KIND_T0 = 8,       /* start of its window */
+    MODEL_KIND_T1 = 9,       /* end of its window */
+    MODEL_KIND_STATUS = 10,  /* its status, MODEL_STATUS_* */
+    MODEL_KIND_STEPS = 11,   /* accepted steps since it was loaded (get only) */
+    MODEL_KIND_EVALS = 12    /* right-hand-side evaluations since it was loaded (get only) */
+};
+
+/* Backends for model_solver_create. */
+enum {
+    MODEL_BACKEND_AUTO = 0,  /* the GPU when one is present, else the CPU */
+    MODEL_BACKEND_CPU = 1,   /* OpenMP over systems */
+    MODEL_BACKEND_GPU = 2    /* one CUDA device, or several (systems split in contiguous slices) */
+};
+
+/* model_solver_set_* with this system number applies to every system. */
+#define MODEL_ALL_SYSTEMS (-1)
+
+/* A sentence for a return code ("invalid argument", …); never NULL. */
+const char *model_strerror(int code);
+
+/* ------------------------------------------------------------------ the model */
+
+/* The model's name ("duffing"). */
+const char *model_modelname(void);
+
+/* Number of names of a kind (MODEL_KIND_STATE … MODEL_KIND_FIELD); -1 for any
+ * other kind.  model_count(MODEL_KIND_STATE) == MODEL_NSTATE, and so on. */
+int model_count(int kind);
+
+/* The declared spelling of name `index` of `kind`; NULL when out of range.
+ *
+ *     for (int f = 0; f < model_count(MODEL_KIND_FIELD); f++)
+ *         printf("%d %s\n", f, model_name(MODEL_KIND_FIELD, f));
+ */
+const char *model_name(int kind, int index);
+
+/* The index of `name` (case-insensitive) among the names of `kind`; -1 when
+ * there is none.  model_index(MODEL_KIND_PARAM, "K") == MODEL_PARAM_K. */
+int model_index(int kind, const char *name);
+
+/* Finds `name` among states, parameters, accessories, aux, derived parameters
+ * and events (in that order), then the per-system values "t", "t0", "t1",
+ * "status", "steps", "evals".  Returns MODEL_OK with *kind and *index set, or
+ * MODEL_ERR_NAME. */
+int model_lookup(const char *name, int *kind, int *index);
+
+/* The model's default of a value: a state's initial value (MODEL_KIND_STATE),
+ * a parameter's value (MODEL_KIND_PARAM), the window's start @t0
+ * (MODEL_KIND_T0, index 0) or end @t0+@total (MODEL_KIND_T1).  NaN for
+ * anything else (accessories start from expressions, evaluated per system). */
+double model_default(int kind, int index);
+
+/* The fields recorded by default (the model's `record` line, else all
+ * states): writes their codes to `codes` (room for MODEL_NFIELD; NULL to only
+ * count) and returns how many. */
+int model_default_fields(int *codes);
+
+/* The model's `repeat transient=N, record=M` (default 0 and 1). */
+void model_default_repeat(int *transient, int *record);
+
+/* "ready", "finished", "event", "equilibrium", "maxsteps", "bound", "nan";
+ * "unknown" for anything else. */
+const char *model_status_name(int status);
+
+/* ------------------------------------------------------------------ GPUs */
+
+/* Number of CUDA devices usable; 0 when none is present, the driver is
+ * missing, or the library was built without CUDA. */
+int model_gpu_count(void);
+
+/* Why model_gpu_count() is 0 ("built without CUDA", or CUDA's own reason);
+ * NULL when a device is present. */
+const char *model_gpu_error(void);
+
+/* Name, free and total memory of CUDA device `device` (any output may be
+ * NULL).  MODEL_ERR_DEVICE when there is no such device, MODEL_ERR_NO_GPU
+ * without CUDA. */
+int model_gpu_info(int device, char *name, size_t name_size, size_t *free_bytes,
+                   size_t *total_bytes);
+
+/* ------------------------------------------------------------------ solvers */
+
+typedef struct model_solver model_solver;   /* opaque */
+
+/* Creates a solver for n resident systems (n >= 1), each at the model's
+ * defaults: initial values, parameters, window [@t0, @t0+@total], status
+ * READY.
+ *
+ * backend: MODEL_BACKEND_CPU, _GPU or _AUTO.  devices/ndevices: the CUDA
+ * devices to use (NULL or 0: device 0).  With several devices the systems are
+ * split into contiguous slices of near-equal size, one stream per device;
+ * runs launch on all of them, then wait for all.
+ *
+ * Like sqlite3_open, *solver is set whenever the handle itself could be
+ * allocated, even when creation failed, so that the message can be read;
+ * pass it to model_solver_free in every case (NULL is fine there).
+ *
+ *     model_solver *s = NULL;
+ *     int dev[2] = {0, 1};
+ *     if (model_solver_create(&s, 1 << 20, MODEL_BACKEND_GPU, dev, 2) != MODEL_OK)
+ *         fprintf(stderr, "%s\n", model_solver_error(s));
+ */
+int model_solver_create(model_solver **solver, int n, int backend, const int *devices, int ndevices);
+
+/* Frees the solver and everything it holds (host and device).  NULL is fine. */
+void model_solver_free(model_solver *solver);
+
+/* What went wrong in the last failed call on this solver ("" if nothing did;
+ * a generic message for NULL). */
+const char *model_solver_error(const model_solver *solver);
+
+/* Number of resident systems; the backend it runs on (MODEL_BACKEND_CPU or
+ * _GPU, never _AUTO); and a description ("CPU, 16 threads",
+ * "GPU 0: NVIDIA H100 80GB HBM3"). */
+int model_solver_size(const model_solver *solver);
+int model_solver_backend(const model_solver *solver);
+const char *model_solver_describe(const model_solver *solver);
+
+/* Estimates the memory a solver of n systems would take, before creating it:
+ * *device_bytes on the device holding the largest slice (0 when ndevices is
+ * 0, the CPU), *host_bytes on the host, including the buffers of a scan that
+ * records `record` integrations of `nfield` fields.  Either output may be
+ * NULL; values that do not fit are SIZE_MAX.
+ *
+ *     size_t dev, host, free_b;
+ *     model_solver_estimate(n, 1, 32, 2, &dev, &host);
+ *     model_gpu_info(0, NULL, 0, &free_b, NULL);
+ *     if (dev > free_b) … refuse, or use fewer systems per solver …
+ */
+int model_solver_estimate(long n, int ndevices, int record, int nfield, size_t *device_bytes,
+                          size_t *host_bytes);
+
+/* Threads per block on the GPU: a multiple of 32 from 32 to the kernel's
+ * launch bound (ODE_BLOCK_SIZE of the model, 128 by default); 0 restores the
+ * default.  Ignored on the CPU. */
+int model_solver_set_block(model_solver *solver, int block);
+
+/* Load balancing on the GPU (on != 0): a persistent grid whose warps take the
+ * next 32 systems from a queue.  Off by default.  Ignored on the CPU. */
+int model_solver_set_balance(model_solver *solver, int on);
+
+/* Progress of a run or scan: fn(user, done, total) is called from the calling
+ * thread about ten times a second, and once more at the end with done ==
+ * total (systems completed, out of the solver's size).  NULL turns it off. */
+typedef void (*model_progress_fn)(void *user, long done, long total);
+int model_solver_set_progress(model_solver *solver, model_progress_fn fn, void *user);
+
+/* ------------------------------------------------------------------ values */
+
+/* Sets one value of one system (system MODEL_ALL_SYSTEMS: of every system).
+ * kind: MODEL_KIND_STATE, _PARAM, _ACC with an index, or MODEL_KIND_T, _T0,
+ * _T1, _STATUS with index 0 (a status must be a MODEL_STATUS_* value;
+ * setting READY makes the next run evaluate the accessories' `acc`
+ * expressions again).
+ *
+ *     model_solver_set(s, MODEL_KIND_T1, 0, MODEL_ALL_SYSTEMS, 100.0);   // longer windows
+ *     model_solver_set(s, MODEL_KIND_STATE, MODEL_STATE_Y1, 7, 0.5);     // system 7 starts at y1=0.5
+ */
+int model_solver_set(model_solver *solver, int kind, int index, int system, double value);
+
+/* Reads one value of one system: the kinds of model_solver_set, and
+ * MODEL_KIND_STEPS, _EVALS (as doubles; exact below 2^53, see
+ * model_solver_get_counts), and MODEL_KIND_FIELD with a field code: any
+ * recordable quantity, aux quantities and derived parameters included,
+ * computed on the host from the system's current values.
+ *
+ *     double w;
+ *     model_solver_get(s, MODEL_KIND_FIELD, MODEL_FIELD_T, 0, &w);   // system 0's time
+ */
+int model_solver_get(model_solver *solver, int kind, int index, int system, double *value);
+
+/* The same by name: a state, parameter or accessory, or "t", "t0", "t1"
+ * (model_lookup's order; get also takes aux quantities and derived
+ * parameters, and "status", "steps", "evals").
+ *
+ *     model_solver_set_by_name(s, "k", MODEL_ALL_SYSTEMS, 0.3);
+ */
+int model_solver_set_by_name(model_solver *solver, const char *name, int system, double value);
+int model_solver_get_by_name(model_solver *solver, const char *name, int system, double *value);
+
+/* Status, accepted steps and right-hand-side evaluations of one system,
+ * exactly (any output may be NULL). */
+int model_solver_get_counts(model_solver *solver, int system, int *status,
+                            unsigned long long *steps, unsigned long long *evals);
+
+/* ------------------------------------------------------------------ pools */
+
+/* A problem pool: `size` problems, more than a solver holds, loaded into it a
+ * slice at a time (MPGOS's LinearSet/RandomSet).  Arrays are structure of
+ * arrays: value k of entry j is at [k * size + j].  Every array may be NULL:
+ *
+ *   array   on load (NULL: default)                         on store (NULL: skipped)
+ *   t0      [size]: @t0                                      the window's start
+ *   t1      [size]: @t0 + @total                             the window's end
+ *   states  [MODEL_NSTATE * size]: the initial values        the current states
+ *   params  [MODEL_NPARAM * size]: the defaults              the parameters
+ *   acc     [MODEL_NACC * size]: see status                  the accessories
+ *   status  [size]: READY when acc is NULL (the `acc`        the status
+ *                   expressions are evaluated at the next
+ *                   run); FINISHED when acc is given, so
+ *                   that the given accessories are kept
+ *   t       [size]: not read (a system's time starts at t0)  the current time
+ *
+ * A load also sets t = t0 and zeroes the step and evaluation counts. */
+typedef struct model_pool {
+    long size;
+    double *t0, *t1;
+    double *states;
+    double *params;
+    double *acc;
+    int *status;
+    double *t;
+} model_pool;
+
+/* Allocates a pool of `size` entries with t0, t1, states and params filled
+ * with the model's defaults (acc, status and t stay NULL: add them yourself
+ * if wanted).  Free it with model_pool_destroy.
+ *
+ *     model_pool pool;
+ *     model_pool_create(&pool, 1000000);
+ *     for (long j = 0; j < pool.size; j++)
+ *         pool.params[MODEL_PARAM_K * pool.size + j] = 0.2 + 1e-7 * j;
+ */
+int model_pool_create(model_pool *pool, long size);
+
+/* Frees every non-NULL array of the pool (with free()) and zeroes it. */
+void model_pool_destroy(model_pool *pool);
+
+/* Loads pool entries first … first+count-1 into solver slots slot …
+ * slot+count-1 (LinearSet).
+ *
+ *     for (long first = 0; first < pool.size; first += n) {
+ *         int count = pool.size - first < n ? (int)(pool.size - first) : n;
+ *         model_solver_load(s, &pool, first, 0, count);
+ *         model_solver_scan(s, 100, 10, on_record, &ctx);
+ *         model_solver_store(s, &pool, first, 0, count);
+ *     }
+ */
+int model_solver_load(model_solver *solver, const model_pool *pool, long first, int slot, int count);
+
+/* Loads pool entry entries[i] into slot slots[i], for i < count (RandomSet);
+ * entries NULL means 0 … count-1, slots NULL means 0 … count-1. */
+int model_solver_load_indexed(model_solver *solver, const model_pool *pool, const long *entries,
+                              const int *slots, int count);
+
+/* The reverse: slots slot … slot+count-1 into pool entries first …, or slot
+ * slots[i] into entry entries[i]; only the pool's non-NULL arrays are written. */
+int model_solver_store(model_solver *solver, model_pool *pool, long first, int slot, int count);
+int model_solver_store_indexed(model_solver *solver, model_pool *pool, const long *entries,
+                               const int *slots, int count);
+
+/* ------------------------------------------------------------------ runs */
+
+/* One integration of every resident system over its window [t0, t1].  The
+ * state, accessories and window carry over to the next run; a system whose
+ * status is READY first evaluates its accessories' `acc` expressions; one in
+ * status BOUND or NAN is skipped. */
+int model_solver_run(model_solver *solver);
+
+/* The fields a scan records, by code (MODEL_FIELD_*, at most MODEL_NFIELD, 0
+ * to record statuses only); codes NULL restores the model's default
+ * (model_default_fields). */
+int model_solver_set_fields(model_solver *solver, const int *codes, int nfield);
+
+/* The recorded fields: writes the codes to `codes` (room for MODEL_NFIELD, or
+ * NULL) and returns their number. */
+int model_solver_get_fields(const model_solver *solver, int *codes);
+
+/* Called once per recorded integration, rep = 0 … record-1 in order, after
+ * the whole scan has run.  Return 0 to go on; a non-zero value (use a
+ * positive one) stops the calls and becomes model_solver_scan's result. */
+typedef int (*model_record_fn)(model_solver *solver, int rep, void *user);
+
+/* A whole scan in one launch per device: `transient` integrations of every
+ * system, discarded, then `record` integrations after each of which the
+ * chosen fields and the status are recorded.  Then on_record (may be NULL) is
+ * called for each recorded integration.  The recorded values stay readable
+ * with model_solver_recorded until the next run or scan.
+ *
+ *     static int on_record(model_solver *s, int rep, void *user) {
+ *         double y1;
+ *         for (int i = 0; i < model_solver_size(s); i++) {
+ *             model_solver_recorded(s, rep, 0, i, &y1);        // slot 0: the first field
+ *             printf("%d %d %.17g\n", i, rep, y1);
+ *         }
+ *         return 0;
+ *     }
+ *     int f[1] = {MODEL_FIELD_Y1};
+ *     model_solver_set_fields(s, f, 1);
+ *     rc = model_solver_scan(s, 1024, 32, on_record, NULL);
+ */
+int model_solver_scan(model_solver *solver, int transient, int record, model_record_fn on_record,
+                      void *user);
+
+/* Number of integrations the last scan recorded (0 after a run, or before). */
+int model_solver_recorded_count(const model_solver *solver);
+
+/* Field slot `slot` (the position in model_solver_set_fields's list) of
+ * system `system` after recorded integration `rep`, and that system's status
+ * then.  MODEL_ERR_NODATA when the last call recorded nothing. */
+int model_solver_recorded(model_solver *solver, int rep, int slot, int system, double *value);
+int model_solver_recorded_status(model_solver *solver, int rep, int system, int *status);
+
+/* ------------------------------------------------------------------ statistics */
+
+typedef struct model_stats {
+    unsigned long long steps;    /* accepted steps of every system since it was loaded */
+    unsigned long long evals;    /* right-hand-side evaluations, likewise */
+    long count[MODEL_NSTATUS];   /* systems in each status, indexed by MODEL_STATUS_* */
+} model_stats;
+
+int model_solver_stats(model_solver *solver, model_stats *stats);
+
+/* ------------------------------------------------------------------ runner */
+
+/* The generated command-line program (SPEC §4); NAME_main.c's main calls it.
+ * Returns the exit status: 0 done, 1 runtime error, 2 usage error, 130
+ * interrupted (SIGINT/SIGTERM end the process at once, with that status,
+ * after removing the unfinished output). */
+int model_main(int argc, char **argv);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* MODEL_API_H */

@@ -1,0 +1,1288 @@
+/* library.c — the C library of a generated model (SPEC §5): the functions
+ * declared in api.h, over the solver templates (solver.h, driver.h).
+ *
+ * A solver holds its n systems in host arrays (structure of arrays, the
+ * truth between calls).  With a GPU backend it also holds one slice of them
+ * per device; a run copies the host arrays to every device, launches on all,
+ * waits for all and copies the results back.  With a progress callback, the
+ * wait polls the kernels' counter of completed systems: it lives in device
+ * memory (system-scope atomics on mapped host memory are refused by
+ * compute-sanitizer where the host link has no native atomics, as on x86
+ * with PCIe), and a 4-byte copy on a second stream reads it while the kernel
+ * runs.  A scan records into a
+ * buffer on each device that is copied back once, after the launch.
+ *
+ * Valid as C11 (CPU only) and as CUDA C++ (nvcc: CPU and GPU).  Everything
+ * not in api.h is static and named ode_… / Ode…; there is no static mutable
+ * state.
+ */
+#ifndef ODEGEN_GENERATED
+#ifndef _POSIX_C_SOURCE
+#define _POSIX_C_SOURCE 200809L
+#endif
+#include "api.h"
+#include "example_model.h"
+#include "solver.h"
+#include "driver.h"
+#endif
+
+#include <limits.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#ifndef ODE_BLOCK_SIZE
+#define ODE_BLOCK_SIZE 128
+#endif
+
+#if defined(__GNUC__)
+#define ODE_PRINTF(f, a) __attribute__((format(printf, f, a)))
+#else
+#define ODE_PRINTF(f, a)
+#endif
+
+/* The public constants (NAME.h) and the model section (NAME.cu) come from two
+ * places of the generator: they must agree. */
+#define ODE_CHECK(name, cond) typedef char ode_check_##name[(cond) ? 1 : -1]
+#define ODE_EQ(a, b) ((int)(a) == (int)(b))
+ODE_CHECK(counts, MODEL_NSTATE == ODE_NSTATE && MODEL_NPARAM == ODE_NPARAM && MODEL_NACC == ODE_NACC &&
+                      MODEL_NAUX == ODE_NAUX && MODEL_NDERIVED == ODE_NDERIVED &&
+                      MODEL_NEVENT == ODE_NEVENT && MODEL_NFIELD == ODE_NFIELD);
+ODE_CHECK(statuses, ODE_EQ(MODEL_STATUS_READY, ODE_STATUS_READY) && ODE_EQ(MODEL_STATUS_NAN, ODE_STATUS_NAN) &&
+                        ODE_EQ(MODEL_STATUS_FINISHED, ODE_STATUS_FINISHED) && ODE_EQ(MODEL_NSTATUS, ODE_NSTATUS) &&
+                        ODE_EQ(MODEL_STATUS_BOUND, ODE_STATUS_BOUND) && ODE_EQ(MODEL_STATUS_EVENT, ODE_STATUS_EVENT) &&
+                        ODE_EQ(MODEL_STATUS_EQUILIBRIUM, ODE_STATUS_EQUILIBRIUM) &&
+                        ODE_EQ(MODEL_STATUS_MAXSTEPS, ODE_STATUS_MAXSTEPS));
+ODE_CHECK(block, ODE_BLOCK_SIZE >= 32 && ODE_BLOCK_SIZE % 32 == 0);
+
+/* The per-system arrays of OdeArrays, with their number of rows (values per
+ * system): X(member, rows).  The device writes all but the parameters. */
+#define ODE_RESULT_ARRAYS(X) \
+    X(t, 1) X(t0, 1) X(t1, 1) X(y, ODE_NSTATE) X(acc, ODE_NACC) X(status, 1) X(steps, 1) X(evals, 1)
+#define ODE_ARRAYS(X) ODE_RESULT_ARRAYS(X) X(p, ODE_NPARAM)
+
+/* ------------------------------------------------------------------ codes */
+
+const char *model_strerror(int code)
+{
+    switch (code) {
+    case MODEL_OK: return "no error";
+    case MODEL_ERR_ARG: return "invalid argument";
+    case MODEL_ERR_NAME: return "unknown name";
+    case MODEL_ERR_NOMEM: return "out of memory";
+    case MODEL_ERR_NO_GPU: return "no GPU available";
+    case MODEL_ERR_DEVICE: return "no such CUDA device";
+    case MODEL_ERR_CUDA: return "CUDA error";
+    case MODEL_ERR_NODATA: return "no recorded values";
+    case MODEL_ERR_FAILED: return "the solver could not be created";
+    default: return code > 0 ? "stopped by the record callback" : "unknown error code";
+    }
+}
+
+/* ------------------------------------------------------------------ the model */
+
+static int ode_same_name(const char *a, const char *b)
+{
+    for (;; a++, b++) {
+        int ca = (unsigned char)*a, cb = (unsigned char)*b;
+        if (ca >= 'A' && ca <= 'Z') ca += 'a' - 'A';
+        if (cb >= 'A' && cb <= 'Z') cb += 'a' - 'A';
+        if (ca != cb) return 0;
+        if (!ca) return 1;
+    }
+}
+
+/* The name table of a kind and its length; NULL for kinds without names. */
+static const char *const *ode_names(int kind, int *count)
+{
+    switch (kind) {
+    case MODEL_KIND_STATE: *count = ODE_NSTATE; return ode_state_names;
+    case MODEL_KIND_PARAM: *count = ODE_NPARAM; return ode_param_names;
+    case MODEL_KIND_ACC: *count = ODE_NACC; return ode_acc_names;
+    case MODEL_KIND_AUX: *count = ODE_NAUX; return ode_aux_names;
+    case MODEL_KIND_DERIVED: *count = ODE_NDERIVED; return ode_derived_names;
+    case MODEL_KIND_EVENT: *count = ODE_NEVENT; return ode_event_names;
+    case MODEL_KIND_FIELD: *count = ODE_NFIELD; return ode_field_names;
+    default: *count = -1; return NULL;
+    }
+}
+
+/* Names of the per-system values, kinds MODEL_KIND_T … MODEL_KIND_EVALS. */
+static const char *const ode_value_names[] = {"t", "t0", "t1", "status", "steps", "evals"};
+
+const char *model_modelname(void) { return ODE_MODEL_NAME; }
+
+int model_count(int kind)
+{
+    int count;
+    ode_names(kind, &count);
+    return count;
+}
+
+const char *model_name(int kind, int index)
+{
+    int count;
+    const char *const *names = ode_names(kind, &count);
+    if (!names || index < 0 || index >= count) return NULL;
+    return names[index];
+}
+
+int model_index(int kind, const char *name)
+{
+    int count;
+    const char *const *names = ode_names(kind, &count);
+    if (!names || !name) return -1;
+    for (int i = 0; i < count; i++)
+        if (ode_same_name(names[i], name)) return i;
+    return -1;
+}
+
+int model_lookup(const char *name, int *kind, int *index)
+{
+    if (!name) return MODEL_ERR_ARG;
+    for (int k = MODEL_KIND_STATE; k <= MODEL_KIND_EVENT; k++) {
+        int i = model_index(k, name);
+        if (i >= 0) {
+            if (kind) *kind = k;
+            if (index) *index = i;
+            return MODEL_OK;
+        }
+    }
+    for (int v = 0; v < 6; v++) {
+        if (ode_same_name(ode_value_names[v], name)) {
+            if (kind) *kind = MODEL_KIND_T + v;
+            if (index) *index = 0;
+            return MODEL_OK;
+        }
+    }
+    return MODEL_ERR_NAME;
+}
+
+double model_default(int kind, int index)
+{
+    if (kind == MODEL_KIND_STATE && index >= 0 && index < ODE_NSTATE) return ode_state_default[index];
+    if (kind == MODEL_KIND_PARAM && index >= 0 && index < ODE_NPARAM) return ode_param_default[index];
+    if ((kind == MODEL_KIND_T0 || kind == MODEL_KIND_T) && index == 0) return (double)ODE_OPT_T0;
+    if (kind == MODEL_KIND_T1 && index == 0) return (double)ODE_OPT_T0 + (double)ODE_OPT_TOTAL;
+    return NAN;
+}
+
+int model_default_fields(int *codes)
+{
+    if (codes)
+        for (int f = 0; f < ODE_NDEFAULT_FIELDS; f++) codes[f] = ode_default_fields[f];
+    return ODE_NDEFAULT_FIELDS;
+}
+
+void model_default_repeat(int *transient, int *record)
+{
+    if (transient) *transient = ODE_DEFAULT_TRANSIENT;
+    if (record) *record = ODE_DEFAULT_RECORD;
+}
+
+static const char *const ode_status_names[ODE_NSTATUS] = {"ready", "finished", "event", "equilibrium",
+                                                          "maxsteps", "bound", "nan"};
+
+const char *model_status_name(int status)
+{
+    return status >= 0 && status < ODE_NSTATUS ? ode_status_names[status] : "unknown";
+}
+
+/* ------------------------------------------------------------------ GPUs */
+
+int model_gpu_count(void)
+{
+#ifdef __CUDACC__
+    int count = 0;
+    if (cudaGetDeviceCount(&count) != cudaSuccess) {
+        cudaGetLastError();
+        return 0;
+    }
+    return count;
+#else
+    return 0;
+#endif
+}
+
+const char *model_gpu_error(void)
+{
+#ifdef __CUDACC__
+    int count = 0;
+    cudaError_t err = cudaGetDeviceCount(&count);
+    if (err != cudaSuccess) {
+        cudaGetLastError();
+        return cudaGetErrorString(err);
+    }
+    return count > 0 ? NULL : "no CUDA device found";
+#else
+    return "this program was built without CUDA; build it with nvcc to use a GPU";
+#endif
+}
+
+int model_gpu_info(int device, char *name, size_t name_size, size_t *free_bytes, size_t *total_bytes)
+{
+#ifdef __CUDACC__
+    int count = model_gpu_count();
+    if (count == 0) return MODEL_ERR_NO_GPU;
+    if (device < 0 || device >= count) return MODEL_ERR_DEVICE;
+    if (name && name_size > 0) {
+        cudaDeviceProp prop;
+        if (cudaGetDeviceProperties(&prop, device) != cudaSuccess) {
+            cudaGetLastError();
+            return MODEL_ERR_CUDA;
+        }
+        snprintf(name, name_size, "%s", prop.name);
+    }
+    if (free_bytes || total_bytes) {
+        int previous = 0;
+        size_t fb = 0, tb = 0;
+        cudaGetDevice(&previous);
+        cudaError_t err = cudaSetDevice(device);
+        if (err == cudaSuccess) err = cudaMemGetInfo(&fb, &tb);
+        cudaSetDevice(previous);
+        if (err != cudaSuccess) {
+            cudaGetLastError();
+            return MODEL_ERR_CUDA;
+        }
+        if (free_bytes) *free_bytes = fb;
+        if (total_bytes) *total_bytes = tb;
+    }
+    return MODEL_OK;
+#else
+    (void)device;
+    (void)name;
+    (void)name_size;
+    (void)free_bytes;
+    (void)total_bytes;
+    return MODEL_ERR_NO_GPU;
+#endif
+}
+
+/* ------------------------------------------------------------------ the handle */
+
+#ifdef __CUDACC__
+/* One device's slice of the systems: systems first … first+a.n-1. */
+typedef struct OdeDevice {
+    int id;                    /* CUDA device number */
+    int first;                 /* first system of the slice */
+    OdeArrays a;               /* device arrays, stride a.n */
+    cudaStream_t stream;
+    cudaEvent_t done;          /* recorded after the launch */
+    unsigned int *progress_d;  /* systems completed: the kernels' counter (device memory) */
+    unsigned int *progress;    /* its copy on the host (pinned) */
+    cudaStream_t poll;         /* the stream that copies it while the kernel runs */
+    unsigned int *queue;       /* load-balancing counter (device) */
+    ode_real *rec;             /* recording buffer (device) and its capacity */
+    int *rec_status;
+    size_t rec_cap, rec_status_cap;
+    int launched;              /* a launch on this device awaits its results */
+} OdeDevice;
+#endif
+
+struct model_solver {
+    int n;                     /* resident systems */
+    int backend;               /* MODEL_BACKEND_CPU or _GPU */
+    int failed;                /* creation failed: only error and free work */
+    const char *op;            /* the public function being run (for messages) */
+    OdeArrays h;               /* host arrays: the truth between calls (h.rec unused but during a CPU scan) */
+    ode_real *rec;             /* recorded values [(r * nfield + f) * n + i] */
+    int *rec_status;           /* recorded statuses [r * n + i] */
+    size_t rec_cap, rec_status_cap;
+    int nrec;                  /* integrations recorded by the last call */
+    int rec_nfield;            /* fields they hold */
+    int block, balanced;
+    model_progress_fn progress;
+    void *progress_user;
+    int ndev;
+#ifdef __CUDACC__
+    OdeDevice *dev;
+    int synced;                /* the device arrays hold what the host arrays hold */
+#endif
+    char describe[256];
+    char error[512];
+};
+
+static int ode_fail(model_solver *s, int code, const char *fmt, ...) ODE_PRINTF(3, 4);
+static int ode_fail(model_solver *s, int code, const char *fmt, ...)
+{
+    if (!s) return code;
+    size_t used = 0;
+    if (s->op) {
+        int k = snprintf(s->error, sizeof s->error, "%s: ", s->op);
+        used = k > 0 && (size_t)k < sizeof s->error ? (size_t)k : 0;
+    }
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(s->error + used, sizeof s->error - used, fmt, ap);
+    va_end(ap);
+    return code;
+}
+
+/* The start of every public function on a solver: names it for messages and
+ * refuses a solver whose creation failed. */
+static int ode_enter(model_solver *s, const char *op)
+{
+    if (!s) return MODEL_ERR_ARG;
+    s->op = op;
+    if (s->failed) return ode_fail(s, MODEL_ERR_FAILED, "the solver could not be created: free it");
+    return MODEL_OK;
+}
+
+static void ode_changed(model_solver *s)
+{
+#ifdef __CUDACC__
+    s->synced = 0;
+#else
+    (void)s;
+#endif
+}
+
+/* a * b elements of `size` bytes, or 0 when that overflows size_t. */
+static size_t ode_bytes(size_t a, size_t b, size_t size)
+{
+    if (a == 0 || b == 0 || size == 0) return size;   /* ODE_ALLOC: at least one element */
+    if (a > SIZE_MAX / b || a * b > SIZE_MAX / size) return 0;
+    return a * b * size;
+}
+
+static void *ode_alloc(model_solver *s, size_t bytes, const char *what)
+{
+    void *p = bytes ? malloc(bytes) : NULL;
+    if (!p) ode_fail(s, MODEL_ERR_NOMEM, "cannot allocate %zu bytes of host memory for %s", bytes, what);
+    return p;
+}
+
+/* The defaults of system i: initial values, parameters, window, READY. */
+static void ode_reset_system(model_solver *s, int i)
+{
+    const int n = s->n;
+    const ode_real t0 = (ode_real)ODE_OPT_T0, t1 = (ode_real)((double)ODE_OPT_T0 + (double)ODE_OPT_TOTAL);
+    s->h.t[i] = t0;
+    s->h.t0[i] = t0;
+    s->h.t1[i] = t1;
+    for (int k = 0; k < ODE_NSTATE; k++) ODE_AT(s->h.y, k, i, n) = (ode_real)ode_state_default[k];
+    for (int k = 0; k < ODE_NPARAM; k++) ODE_AT(s->h.p, k, i, n) = (ode_real)ode_param_default[k];
+    for (int k = 0; k < ODE_NACC; k++) ODE_AT(s->h.acc, k, i, n) = ODE_R(0.0);
+    s->h.status[i] = ODE_STATUS_READY;
+    s->h.steps[i] = 0;
+    s->h.evals[i] = 0;
+}
+
+static int ode_host_create(model_solver *s)
+{
+    const size_t n = (size_t)s->n;
+    s->h.n = s->n;
+#define ODE_HOST_ALLOC(member, rows)                                                                        \
+    if (!(*(void **)&s->h.member = ode_alloc(s, ode_bytes(n, (rows), sizeof *s->h.member), "the arrays of " #member))) \
+        return MODEL_ERR_NOMEM;
+    ODE_ARRAYS(ODE_HOST_ALLOC)
+#undef ODE_HOST_ALLOC
+    for (int i = 0; i < s->n; i++) ode_reset_system(s, i);
+    return MODEL_OK;
+}
+
+/* Makes room for `record` integrations of the current fields in the host
+ * recording buffer. */
+static int ode_host_rec(model_solver *s, int record)
+{
+    const size_t values = ode_bytes((size_t)record * (size_t)(s->h.nfield > 0 ? s->h.nfield : 1), (size_t)s->n, 1);
+    const size_t statuses = ode_bytes((size_t)record, (size_t)s->n, 1);
+    if (!values || !statuses || !ode_bytes(values, 1, sizeof(ode_real)) || !ode_bytes(statuses, 1, sizeof(int)))
+        return ode_fail(s, MODEL_ERR_NOMEM, "recording %d integrations of %d systems needs more memory than can be addressed",
+                        record, s->n);
+    if (values > s->rec_cap) {
+        free(s->rec);
+        s->rec_cap = 0;
+        if (!(s->rec = (ode_real *)ode_alloc(s, values * sizeof(ode_real), "the recorded values")))
+            return MODEL_ERR_NOMEM;
+        s->rec_cap = values;
+    }
+    if (statuses > s->rec_status_cap) {
+        free(s->rec_status);
+        s->rec_status_cap = 0;
+        if (!(s->rec_status = (int *)ode_alloc(s, statuses * sizeof(int), "the recorded statuses")))
+            return MODEL_ERR_NOMEM;
+        s->rec_status_cap = statuses;
+    }
+    return MODEL_OK;
+}
+
+/* ------------------------------------------------------------------ progress */
+
+typedef struct OdeReport {
+    model_solver *s;
+    double last;     /* when fn was last called */
+    long done;       /* what it was last told */
+} OdeReport;
+
+static double ode_now(void)
+{
+    struct timespec ts;
+    timespec_get(&ts, TIME_UTC);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* Passes `done` on to the user's callback at most ten times a second, and
+ * always the final count. */
+static void ode_report(void *user, long done)
+{
+    OdeReport *r = (OdeReport *)user;
+    const long total = r->s->n;
+    if (done == r->done) return;
+    const double now = ode_now();
+    if (done < total && now - r->last < 0.1) return;
+    r->last = now;
+    r->done = done;
+    r->s->progress(r->s->progress_user, done, total);
+}
+
+/* ------------------------------------------------------------------ CUDA */
+#ifdef __CUDACC__
+
+static int ode_cuda_fail(model_solver *s, const OdeDevice *d, cudaError_t err, const char *call, int line)
+{
+    cudaGetLastError();   /* clear it, unless it is sticky */
+    const int code = err == cudaErrorMemoryAllocation ? MODEL_ERR_NOMEM : MODEL_ERR_CUDA;
+    if (d)
+        return ode_fail(s, code, "CUDA error on device %d in %s (%s:%d): %s", d->id, call, __FILE__, line,
+                        cudaGetErrorString(err));
+    return ode_fail(s, code, "CUDA error in %s (%s:%d): %s", call, __FILE__, line, cudaGetErrorString(err));
+}
+
+/* Checks a CUDA call; on failure leaves the message in s and returns. */
+#define ODE_CUDA(s, d, call)                                                        \
+    do {                                                                            \
+        cudaError_t ode_err_ = (call);                                              \
+        if (ode_err_ != cudaSuccess) return ode_cuda_fail((s), (d), ode_err_, #call, __LINE__); \
+    } while (0)
+
+/* `rows` rows of `width` bytes from src (rows `spitch` bytes apart) to dst
+ * (`dpitch` apart): one copy when both are contiguous. */
+static cudaError_t ode_copy_rows(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
+                                 size_t rows, cudaMemcpyKind kind, cudaStream_t stream)
+{
+    if (width == 0 || rows == 0) return cudaSuccess;
+    if (dpitch == width && spitch == width) return cudaMemcpyAsync(dst, src, width * rows, kind, stream);
+    if (dpitch <= (size_t)INT_MAX && spitch <= (size_t)INT_MAX)
+        return cudaMemcpy2DAsync(dst, dpitch, src, spitch, width, rows, kind, stream);
+    for (size_t r = 0; r < rows; r++) {
+        cudaError_t err = cudaMemcpyAsync((char *)dst + r * dpitch, (const char *)src + r * spitch, width, kind, stream);
+        if (err != cudaSuccess) return err;
+    }
+    return cudaSuccess;
+}
+
+/* Rows of host array `member` (stride s->n) to and from device d's (stride d->a.n). */
+#define ODE_TO_DEVICE(s, d, member, rows)                                                          \
+    ODE_CUDA(s, d, ode_copy_rows((d)->a.member, (size_t)(d)->a.n * sizeof *(d)->a.member,          \
+                                 (s)->h.member + (d)->first, (size_t)(s)->n * sizeof *(s)->h.member, \
+                                 (size_t)(d)->a.n * sizeof *(d)->a.member, (size_t)(rows),          \
+                                 cudaMemcpyHostToDevice, (d)->stream))
+#define ODE_TO_HOST(s, d, member, rows)                                                            \
+    ODE_CUDA(s, d, ode_copy_rows((s)->h.member + (d)->first, (size_t)(s)->n * sizeof *(s)->h.member, \
+                                 (d)->a.member, (size_t)(d)->a.n * sizeof *(d)->a.member,          \
+                                 (size_t)(d)->a.n * sizeof *(d)->a.member, (size_t)(rows),          \
+                                 cudaMemcpyDeviceToHost, (d)->stream))
+
+static int ode_device_create(model_solver *s, OdeDevice *d)
+{
+    const size_t n = (size_t)d->a.n;
+    ODE_CUDA(s, d, cudaSetDevice(d->id));
+    ODE_CUDA(s, d, cudaStreamCreateWithFlags(&d->stream, cudaStreamNonBlocking));
+    ODE_CUDA(s, d, cudaEventCreateWithFlags(&d->done, cudaEventDisableTiming));
+    ODE_CUDA(s, d, cudaStreamCreateWithFlags(&d->poll, cudaStreamNonBlocking));
+    ODE_CUDA(s, d, cudaMallocHost((void **)&d->progress, sizeof(unsigned int)));
+    *d->progress = 0;
+    ODE_CUDA(s, d, cudaMalloc((void **)&d->progress_d, sizeof(unsigned int)));
+    ODE_CUDA(s, d, cudaMalloc((void **)&d->queue, sizeof(unsigned int)));
+#define ODE_DEVICE_ALLOC(member, rows) \
+    ODE_CUDA(s, d, cudaMalloc((void **)&d->a.member, ode_bytes(n, (rows), sizeof *d->a.member)));
+    ODE_ARRAYS(ODE_DEVICE_ALLOC)
+#undef ODE_DEVICE_ALLOC
+    return MODEL_OK;
+}
+
+static void ode_device_free(OdeDevice *d)
+{
+    if (cudaSetDevice(d->id) != cudaSuccess) {
+        cudaGetLastError();
+        return;
+    }
+    if (d->stream) cudaStreamSynchronize(d->stream);
+#define ODE_DEVICE_FREE(member, rows) cudaFree(d->a.member);
+    ODE_ARRAYS(ODE_DEVICE_FREE)
+#undef ODE_DEVICE_FREE
+    cudaFree(d->rec);
+    cudaFree(d->rec_status);
+    cudaFree(d->queue);
+    cudaFree(d->progress_d);
+    if (d->progress) cudaFreeHost(d->progress);
+    if (d->done) cudaEventDestroy(d->done);
+    if (d->poll) cudaStreamDestroy(d->poll);
+    if (d->stream) cudaStreamDestroy(d->stream);
+    cudaGetLastError();
+}
+
+/* Sets up the GPU backend on the given devices. */
+static int ode_gpu_create(model_solver *s, const int *devices, int ndevices)
+{
+    int count = 0;
+    cudaError_t err = cudaGetDeviceCount(&count);
+    if (err != cudaSuccess) {
+        cudaGetLastError();
+        return ode_fail(s, MODEL_ERR_NO_GPU, "no GPU: %s", cudaGetErrorString(err));
+    }
+    if (count == 0) return ode_fail(s, MODEL_ERR_NO_GPU, "no GPU: no CUDA device found");
+    const int zero = 0;
+    if (ndevices < 0 || ndevices > 4096) return ode_fail(s, MODEL_ERR_ARG, "%d devices: out of range", ndevices);
+    if (!devices || ndevices == 0) {
+        devices = &zero;
+        ndevices = 1;
+    }
+    for (int k = 0; k < ndevices; k++) {
+        if (devices[k] < 0 || devices[k] >= count)
+            return ode_fail(s, MODEL_ERR_DEVICE, "no CUDA device %d (%d present: 0 to %d)", devices[k], count, count - 1);
+        for (int j = 0; j < k; j++)
+            if (devices[j] == devices[k])
+                return ode_fail(s, MODEL_ERR_DEVICE, "CUDA device %d is listed twice", devices[k]);
+    }
+    s->dev = (OdeDevice *)calloc((size_t)ndevices, sizeof(OdeDevice));
+    if (!s->dev) return ode_fail(s, MODEL_ERR_NOMEM, "cannot allocate the device table");
+    s->ndev = ndevices;
+    for (int k = 0; k < ndevices; k++) {
+        OdeDevice *d = &s->dev[k];
+        d->id = devices[k];
+        d->first = (int)((long long)s->n * k / ndevices);
+        d->a.n = (int)((long long)s->n * (k + 1) / ndevices) - d->first;
+    }
+    for (int k = 0; k < ndevices; k++) {
+        int rc = ode_device_create(s, &s->dev[k]);
+        if (rc != MODEL_OK) return rc;
+    }
+    /* A description: "GPU 0: NAME" or "GPUs 0,1: NAME". */
+    cudaDeviceProp prop;
+    ODE_CUDA(s, NULL, cudaGetDeviceProperties(&prop, devices[0]));
+    size_t used = (size_t)snprintf(s->describe, sizeof s->describe, "GPU%s ", ndevices > 1 ? "s" : "");
+    for (int k = 0; k < ndevices && used < sizeof s->describe; k++)
+        used += (size_t)snprintf(s->describe + used, sizeof s->describe - used, "%s%d", k ? "," : "", devices[k]);
+    if (used < sizeof s->describe) snprintf(s->describe + used, sizeof s->describe - used, ": %.200s", prop.name);
+    s->synced = 0;
+    return MODEL_OK;
+}
+
+/* Makes room for `record` integrations of the current fields in every
+ * device's recording buffer. */
+static int ode_gpu_rec(model_solver *s, int record)
+{
+    for (int k = 0; k < s->ndev; k++) {
+        OdeDevice *d = &s->dev[k];
+        if (d->a.n == 0) continue;
+        const size_t values = (size_t)record * (size_t)(s->h.nfield > 0 ? s->h.nfield : 1) * (size_t)d->a.n;
+        const size_t statuses = (size_t)record * (size_t)d->a.n;
+        ODE_CUDA(s, d, cudaSetDevice(d->id));
+        if (values > d->rec_cap) {
+            ODE_CUDA(s, d, cudaFree(d->rec));
+            d->rec = NULL;
+            d->rec_cap = 0;
+            ODE_CUDA(s, d, cudaMalloc((void **)&d->rec, values * sizeof(ode_real)));
+            d->rec_cap = values;
+        }
+        if (statuses > d->rec_status_cap) {
+            ODE_CUDA(s, d, cudaFree(d->rec_status));
+            d->rec_status = NULL;
+            d->rec_status_cap = 0;
+            ODE_CUDA(s, d, cudaMalloc((void **)&d->rec_status, statuses * sizeof(int)));
+            d->rec_status_cap = statuses;
+        }
+    }
+    return MODEL_OK;
+}
+
+/* Copies device d's inputs, launches its slice and records its event. */
+static int ode_gpu_start(model_solver *s, OdeDevice *d, int transient, int record)
+{
+    ODE_CUDA(s, d, cudaSetDevice(d->id));
+    if (!s->synced) {
+#define ODE_H2D(member, rows) ODE_TO_DEVICE(s, d, member, rows);
+        ODE_ARRAYS(ODE_H2D)
+#undef ODE_H2D
+    }
+    d->a.rec = record > 0 ? d->rec : NULL;
+    d->a.rec_status = record > 0 ? d->rec_status : NULL;
+    d->a.nfield = s->h.nfield;
+    memcpy(d->a.fields, s->h.fields, sizeof d->a.fields);
+    d->a.progress = s->progress ? d->progress_d : NULL;
+    if (s->progress) ODE_CUDA(s, d, cudaMemsetAsync(d->progress_d, 0, sizeof(unsigned int), d->stream));
+    d->a.queue = s->balanced ? d->queue : NULL;
+    if (s->balanced) ODE_CUDA(s, d, cudaMemsetAsync(d->queue, 0, sizeof(unsigned int), d->stream));
+    ODE_CUDA(s, d, ode_gpu_launch(&d->a, transient, record, s->block, s->balanced, d->stream));
+    d->launched = 1;
+    ODE_CUDA(s, d, cudaEventRecord(d->done, d->stream));
+    return MODEL_OK;
+}
+
+static void ode_nap(double seconds)
+{
+    struct timespec ts;
+    ts.tv_sec = 0;
+    ts.tv_nsec = (long)(seconds * 1e9);
+    nanosleep(&ts, NULL);
+}
+
+/* Waits until every launched device is done, reporting progress meanwhile. */
+static int ode_gpu_wait(model_solver *s, OdeReport *report)
+{
+    if (!s->progress) {
+        for (int k = 0; k < s->ndev; k++) {
+            OdeDevice *d = &s->dev[k];
+            if (d->launched) {
+                ODE_CUDA(s, d, cudaSetDevice(d->id));
+                ODE_CUDA(s, d, cudaEventSynchronize(d->done));
+            }
+        }
+        return MODEL_OK;
+    }
+    double nap = 50e-6;
+    for (;;) {
+        int pending = 0;
+        long done = 0;
+        for (int k = 0; k < s->ndev; k++) {
+            OdeDevice *d = &s->dev[k];
+            if (!d->launched) continue;
+            cudaError_t err = cudaEventQuery(d->done);
+            if (err == cudaSuccess) {
+                done += d->a.n;
+                continue;
+            }
+            if (err != cudaErrorNotReady) return ode_cuda_fail(s, d, err, "cudaEventQuery(d->done)", __LINE__);
+            pending = 1;
+            /* The kernel is still running: a 4-byte copy on another stream
+             * reads its counter meanwhile. */
+            ODE_CUDA(s, d, cudaMemcpyAsync(d->progress, d->progress_d, sizeof(unsigned int),
+                                           cudaMemcpyDeviceToHost, d->poll));
+            ODE_CUDA(s, d, cudaStreamSynchronize(d->poll));
+            const unsigned int seen = *d->progress;
+            done += seen < (unsigned int)d->a.n ? (long)seen : (long)d->a.n;
+        }
+        if (!pending) return MODEL_OK;
+        ode_report(report, done);
+        ode_nap(nap);
+        if (nap < 2e-3) nap *= 2;
+    }
+}
+
+/* Copies device d's results (and recorded values) back to the host. */
+static int ode_gpu_finish(model_solver *s, OdeDevice *d, int record)
+{
+    ODE_CUDA(s, d, cudaSetDevice(d->id));
+#define ODE_D2H(member, rows) ODE_TO_HOST(s, d, member, rows);
+    ODE_RESULT_ARRAYS(ODE_D2H)
+#undef ODE_D2H
+    if (record > 0) {
+        const size_t r = sizeof(ode_real);
+        ODE_CUDA(s, d, ode_copy_rows(s->rec + d->first, (size_t)s->n * r, d->rec, (size_t)d->a.n * r,
+                                     (size_t)d->a.n * r, (size_t)record * (size_t)s->h.nfield,
+                                     cudaMemcpyDeviceToHost, d->stream));
+        ODE_CUDA(s, d, ode_copy_rows(s->rec_status + d->first, (size_t)s->n * sizeof(int), d->rec_status,
+                                     (size_t)d->a.n * sizeof(int), (size_t)d->a.n * sizeof(int), (size_t)record,
+                                     cudaMemcpyDeviceToHost, d->stream));
+    }
+    ODE_CUDA(s, d, cudaStreamSynchronize(d->stream));
+    d->launched = 0;
+    return MODEL_OK;
+}
+
+/* Leaves no launch behind after a failure (their own errors are dropped:
+ * the first one is what the message reports). */
+static void ode_gpu_drain(model_solver *s)
+{
+    for (int k = 0; k < s->ndev; k++) {
+        OdeDevice *d = &s->dev[k];
+        if (cudaSetDevice(d->id) == cudaSuccess && d->stream) cudaStreamSynchronize(d->stream);
+        d->launched = 0;
+    }
+    cudaGetLastError();
+    s->synced = 0;
+}
+
+static int ode_gpu_execute(model_solver *s, int transient, int record, OdeReport *report)
+{
+    int rc = record > 0 ? ode_gpu_rec(s, record) : MODEL_OK;
+    for (int k = 0; k < s->ndev && rc == MODEL_OK; k++)
+        if (s->dev[k].a.n > 0) rc = ode_gpu_start(s, &s->dev[k], transient, record);
+    if (rc == MODEL_OK) rc = ode_gpu_wait(s, report);
+    for (int k = 0; k < s->ndev && rc == MODEL_OK; k++)
+        if (s->dev[k].launched) rc = ode_gpu_finish(s, &s->dev[k], record);
+    if (rc != MODEL_OK) {
+        ode_gpu_drain(s);
+        return rc;
+    }
+    s->synced = 1;
+    return MODEL_OK;
+}
+#endif /* __CUDACC__ */
+
+/* ------------------------------------------------------------------ solvers */
+
+static int ode_create(model_solver *s, int n, int backend, const int *devices, int ndevices)
+{
+    if (n < 1) return ode_fail(s, MODEL_ERR_ARG, "the number of systems must be at least 1 (got %d)", n);
+    if (backend != MODEL_BACKEND_AUTO && backend != MODEL_BACKEND_CPU && backend != MODEL_BACKEND_GPU)
+        return ode_fail(s, MODEL_ERR_ARG, "unknown backend %d", backend);
+    if (ndevices < 0 || (ndevices > 0 && !devices))
+        return ode_fail(s, MODEL_ERR_ARG, "bad device list (%d devices)", ndevices);
+    s->n = n;
+    s->block = ODE_BLOCK_SIZE;
+    s->h.nfield = model_default_fields(s->h.fields);
+    int rc = ode_host_create(s);
+    if (rc != MODEL_OK) return rc;
+    if (backend == MODEL_BACKEND_AUTO) backend = model_gpu_count() > 0 ? MODEL_BACKEND_GPU : MODEL_BACKEND_CPU;
+    s->backend = backend;
+    if (backend == MODEL_BACKEND_GPU) {
+#ifdef __CUDACC__
+        return ode_gpu_create(s, devices, ndevices);
+#else
+        return ode_fail(s, MODEL_ERR_NO_GPU, "no GPU: %s", model_gpu_error());
+#endif
+    }
+#ifdef _OPENMP
+    const int threads = omp_get_max_threads();
+#else
+    const int threads = 1;
+#endif
+    snprintf(s->describe, sizeof s->describe, "CPU, %d thread%s", threads, threads == 1 ? "" : "s");
+    return MODEL_OK;
+}
+
+int model_solver_create(model_solver **solver, int n, int backend, const int *devices, int ndevices)
+{
+    if (!solver) return MODEL_ERR_ARG;
+    model_solver *s = (model_solver *)calloc(1, sizeof *s);
+    *solver = s;
+    if (!s) return MODEL_ERR_NOMEM;
+    s->op = __func__;
+    int rc = ode_create(s, n, backend, devices, ndevices);
+    if (rc != MODEL_OK) s->failed = 1;
+    return rc;
+}
+
+void model_solver_free(model_solver *s)
+{
+    if (!s) return;
+#ifdef __CUDACC__
+    for (int k = 0; k < s->ndev; k++) ode_device_free(&s->dev[k]);
+    free(s->dev);
+#endif
+#define ODE_HOST_FREE(member, rows) free(s->h.member);
+    ODE_ARRAYS(ODE_HOST_FREE)
+#undef ODE_HOST_FREE
+    free(s->rec);
+    free(s->rec_status);
+    free(s);
+}
+
+const char *model_solver_error(const model_solver *s)
+{
+    if (!s) return "no solver (creation could not allocate it, or a NULL handle was passed)";
+    return s->error;
+}
+
+int model_solver_size(const model_solver *s) { return s && !s->failed ? s->n : 0; }
+
+int model_solver_backend(const model_solver *s) { return s ? s->backend : MODEL_ERR_ARG; }
+
+const char *model_solver_describe(const model_solver *s) { return s ? s->describe : ""; }
+
+int model_solver_estimate(long n, int ndevices, int record, int nfield, size_t *device_bytes, size_t *host_bytes)
+{
+    if (n < 1 || ndevices < 0 || record < 0 || nfield < 0 || nfield > ODE_NFIELD) return MODEL_ERR_ARG;
+    const double r = (double)sizeof(ode_real);
+    const double per_system = (3.0 + ODE_NSTATE + ODE_NPARAM + ODE_NACC) * r + sizeof(int) +
+                              2.0 * sizeof(unsigned long long) +
+                              (double)record * ((nfield > 0 ? nfield : 1) * r + sizeof(int));
+    const double host = (double)n * per_system + (double)sizeof(model_solver) + 4096.0;
+    const double slice = ndevices > 0 ? ceil((double)n / ndevices) : 0.0;
+    const double device = ndevices > 0 ? slice * per_system + 4096.0 : 0.0;
+    const double top = (double)SIZE_MAX;
+    if (host_bytes) *host_bytes = host >= top ? SIZE_MAX : (size_t)host;
+    if (device_bytes) *device_bytes = device >= top ? SIZE_MAX : (size_t)device;
+    return MODEL_OK;
+}
+
+int model_solver_set_block(model_solver *s, int block)
+{
+    int rc = ode_enter(s, __func__);
+    if (rc != MODEL_OK) return rc;
+    if (block == 0) block = ODE_BLOCK_SIZE;
+    if (block < 32 || block > ODE_BLOCK_SIZE || block % 32 != 0)
+        return ode_fail(s, MODEL_ERR_ARG, "block size %d: must be a multiple of 32 from 32 to %d", block,
+                        ODE_BLOCK_SIZE);
+    s->block = block;
+    return MODEL_OK;
+}
+
+int model_solver_set_balance(model_solver *s, int on)
+{
+    int rc = ode_enter(s, __func__);
+    if (rc != MODEL_OK) return rc;
+    s->balanced = on != 0;
+    return MODEL_OK;
+}
+
+int model_solver_set_progress(model_solver *s, model_progress_fn fn, void *user)
+{
+    int rc = ode_enter(s, __func__);
+    if (rc != MODEL_OK) return rc;
+    s->progress = fn;
+    s->progress_user = user;
+    return MODEL_OK;
+}
+
+/* ------------------------------------------------------------------ values */
+
+static int ode_check_system(model_solver *s, int system, int all_allowed)
+{
+    if ((system >= 0 && system < s->n) || (all_allowed && system == MODEL_ALL_SYSTEMS)) return MODEL_OK;
+    return ode_fail(s, MODEL_ERR_ARG, "system %d out of range (0 to %d%s)", system, s->n - 1,
+                    all_allowed ? ", or -1 for all" : "");
+}
+
+static const char *const ode_kind_words[] = {"state", "parameter", "accessory", "aux quantity", "derived parameter",
+                                             "event", "field", "t", "t0", "t1", "status", "steps", "evals"};
+
+/* Checks kind and index for a per-system value; `get` allows the read-only
+ * kinds too. */
+static int ode_check_value(model_solver *s, int kind, int index, int get)
+{
+    int count = -1;
+    switch (kind) {
+    case MODEL_KIND_STATE: count = ODE_NSTATE; break;
+    case MODEL_KIND_PARAM: count = ODE_NPARAM; break;
+    case MODEL_KIND_ACC: count = ODE_NACC; break;
+    case MODEL_KIND_FIELD: if (get) count = ODE_NFIELD; break;
+    case MODEL_KIND_T: case MODEL_KIND_T0: case MODEL_KIND_T1: case MODEL_KIND_STATUS: count = 1; break;
+    case MODEL_KIND_STEPS: case MODEL_KIND_EVALS: if (get) count = 1; break;
+    default: break;
+    }
+    if (count < 0) {
+        if (kind >= MODEL_KIND_STATE && kind <= MODEL_KIND_EVALS)
+            return ode_fail(s, MODEL_ERR_ARG, "kind %d (%s) cannot be %s per system", kind, ode_kind_words[kind],
+                            get ? "read" : "set");
+        return ode_fail(s, MODEL_ERR_ARG, "unknown kind %d", kind);
+    }
+    if (index < 0 || index >= count) {
+        if (count == 0) return ode_fail(s, MODEL_ERR_ARG, "the model has no %s", ode_kind_words[kind]);
+        return ode_fail(s, MODEL_ERR_ARG, "%s index %d out of range (0 to %d)", ode_kind_words[kind], index, count - 1);
+    }
+    return MODEL_OK;
+}
+
+/* The host address of a real-valued (kind, index) of system i. */
+static ode_real *ode_value(model_solver *s, int kind, int index, int i)
+{
+    const int n = s->n;
+    switch (kind) {
+    case MODEL_KIND_STATE: return &ODE_AT(s->h.y, index, i, n);
+    case MODEL_KIND_PARAM: return &ODE_AT(s->h.p, index, i, n);
+    case MODEL_KIND_ACC: return &ODE_AT(s->h.acc, index, i, n);
+    case MODEL_KIND_T: return &s->h.t[i];
+    case MODEL_KIND_T0: return &s->h.t0[i];
+    case MODEL_KIND_T1: return &s->h.t1[i];
+    default: return NULL;
+    }
+}
+
+static int ode_set(model_solver *s, int kind, int index, int system, double value)
+{
+    int rc = ode_check_value(s, kind, index, 0);
+    if (rc == MODEL_OK) rc = ode_check_system(s, system, 1);
+    if (rc != MODEL_OK) return rc;
+    if (kind == MODEL_KIND_STATUS && !(value >= 0 && value < ODE_NSTATUS && value == (int)value))
+        return ode_fail(s, MODEL_ERR_ARG, "%g is not a status (0 to %d)", value, ODE_NSTATUS - 1);
+    const int lo = system == MODEL_ALL_SYSTEMS ? 0 : system, hi = system == MODEL_ALL_SYSTEMS ? s->n : system + 1;
+    for (int i = lo; i < hi; i++) {
+        if (kind == MODEL_KIND_STATUS) s->h.status[i] = (int)value;
+        else *ode_value(s, kind, index, i) = (ode_real)value;
+    }
+    ode_changed(s);
+    return MODEL_OK;
+}
+
+static int ode_get(model_solver *s, int kind, int index, int system, double *value)
+{
+    int rc = ode_check_value(s, kind, index, 1);
+    if (rc == MODEL_OK) rc = ode_check_system(s, system, 0);
+    if (rc == MODEL_OK && !value) rc = ode_fail(s, MODEL_ERR_ARG, "value is NULL");
+    if (rc != MODEL_OK) return rc;
+    switch (kind) {
+    case MODEL_KIND_STATUS: *value = s->h.status[system]; break;
+    case MODEL_KIND_STEPS: *value = (double)s->h.steps[system]; break;
+    case MODEL_KIND_EVALS: *value = (double)s->h.evals[system]; break;
+    case MODEL_KIND_FIELD: {
+        OdeSystem sys;
+        ode_load(&sys, &s->h, system);
+        ode_model_derived(&sys);
+        *value = (double)ode_model_field(&sys, index);
+        break;
+    }
+    default: *value = (double)*ode_value(s, kind, index, system); break;
+    }
+    return MODEL_OK;
+}
+
+int model_solver_set(model_solver *s, int kind, int index, int system, double value)
+{
+    int rc = ode_enter(s, __func__);
+    return rc != MODEL_OK ? rc : ode_set(s, kind, index, system, value);
+}
+
+int model_solver_get(model_solver *s, int kind, int index, int system, double *value)
+{
+    int rc = ode_enter(s, __func__);
+    return rc != MODEL_OK ? rc : ode_get(s, kind, index, system, value);
+}
+
+/* A name to (kind, index) for set (states, params, accessories, t, t0, t1)
+ * or get (also aux and derived parameters, as fields, and status, steps,
+ * evals). */
+static int ode_resolve(model_solver *s, const char *name, int get, int *kind, int *index)
+{
+    if (!name) return ode_fail(s, MODEL_ERR_ARG, "name is NULL");
+    if (model_lookup(name, kind, index) != MODEL_OK) return ode_fail(s, MODEL_ERR_NAME, "unknown name '%s'", name);
+    if (get && (*kind == MODEL_KIND_AUX || *kind == MODEL_KIND_DERIVED)) {
+        *index = model_index(MODEL_KIND_FIELD, name);
+        *kind = MODEL_KIND_FIELD;
+        if (*index < 0) return ode_fail(s, MODEL_ERR_NAME, "'%s' is not a field", name);
+    }
+    const int k = *kind;
+    if (k == MODEL_KIND_AUX || k == MODEL_KIND_DERIVED || k == MODEL_KIND_EVENT)
+        return ode_fail(s, MODEL_ERR_ARG, "'%s' is %s %s: it cannot be %s", name,
+                        k == MODEL_KIND_DERIVED ? "a" : "an", ode_kind_words[k], get ? "read" : "set");
+    if (!get && k > MODEL_KIND_STATUS) return ode_fail(s, MODEL_ERR_ARG, "'%s' is read-only", name);
+    return MODEL_OK;
+}
+
+int model_solver_set_by_name(model_solver *s, const char *name, int system, double value)
+{
+    int kind = 0, index = 0;
+    int rc = ode_enter(s, __func__);
+    if (rc == MODEL_OK) rc = ode_resolve(s, name, 0, &kind, &index);
+    return rc != MODEL_OK ? rc : ode_set(s, kind, index, system, value);
+}
+
+int model_solver_get_by_name(model_solver *s, const char *name, int system, double *value)
+{
+    int kind = 0, index = 0;
+    int rc = ode_enter(s, __func__);
+    if (rc == MODEL_OK) rc = ode_resolve(s, name, 1, &kind, &index);
+    return rc != MODEL_OK ? rc : ode_get(s, kind, index, system, value);
+}
+
+int model_solver_get_counts(model_solver *s, int system, int *status, unsigned long long *steps,
+                            unsigned long long *evals)
+{
+    int rc = ode_enter(s, __func__);
+    if (rc == MODEL_OK) rc = ode_check_system(s, system, 0);
+    if (rc != MODEL_OK) return rc;
+    if (status) *status = s->h.status[system];
+    if (steps) *steps = s->h.steps[system];
+    if (evals) *evals = s->h.evals[system];
+    return MODEL_OK;
+}
+
+/* ------------------------------------------------------------------ pools */
+
+int model_pool_create(model_pool *pool, long size)
+{
+    if (!pool) return MODEL_ERR_ARG;
+    memset(pool, 0, sizeof *pool);
+    if (size < 1) return MODEL_ERR_ARG;
+    const size_t n = (size_t)size;
+    const size_t bt = ode_bytes(n, 1, sizeof(double)), by = ode_bytes(n, ODE_NSTATE, sizeof(double)),
+                 bp = ode_bytes(n, ODE_NPARAM, sizeof(double));
+    if (!bt || !by || !bp) return MODEL_ERR_NOMEM;
+    pool->t0 = (double *)malloc(bt);
+    pool->t1 = (double *)malloc(bt);
+    pool->states = (double *)malloc(by);
+    pool->params = (double *)malloc(bp);
+    if (!pool->t0 || !pool->t1 || !pool->states || !pool->params) {
+        model_pool_destroy(pool);
+        return MODEL_ERR_NOMEM;
+    }
+    pool->size = size;
+    for (size_t j = 0; j < n; j++) {
+        pool->t0[j] = (double)ODE_OPT_T0;
+        pool->t1[j] = (double)ODE_OPT_T0 + (double)ODE_OPT_TOTAL;
+    }
+    for (size_t k = 0; k < ODE_NSTATE; k++)
+        for (size_t j = 0; j < n; j++) pool->states[k * n + j] = ode_state_default[k];
+    for (size_t k = 0; k < ODE_NPARAM; k++)
+        for (size_t j = 0; j < n; j++) pool->params[k * n + j] = ode_param_default[k];
+    return MODEL_OK;
+}
+
+void model_pool_destroy(model_pool *pool)
+{
+    if (!pool) return;
+    free(pool->t0);
+    free(pool->t1);
+    free(pool->states);
+    free(pool->params);
+    free(pool->acc);
+    free(pool->status);
+    free(pool->t);
+    memset(pool, 0, sizeof *pool);
+}
+
+/* Entry j of the pool into slot i. */
+static void ode_load_entry(model_solver *s, const model_pool *pool, long j, int i)
+{
+    const int n = s->n;
+    const size_t size = (size_t)pool->size, jj = (size_t)j;
+    const double t0 = pool->t0 ? pool->t0[j] : (double)ODE_OPT_T0;
+    s->h.t0[i] = (ode_real)t0;
+    s->h.t[i] = (ode_real)t0;
+    s->h.t1[i] = (ode_real)(pool->t1 ? pool->t1[j] : (double)ODE_OPT_T0 + (double)ODE_OPT_TOTAL);
+    for (int k = 0; k < ODE_NSTATE; k++)
+        ODE_AT(s->h.y, k, i, n) = (ode_real)(pool->states ? pool->states[(size_t)k * size + jj] : ode_state_default[k]);
+    for (int k = 0; k < ODE_NPARAM; k++)
+        ODE_AT(s->h.p, k, i, n) = (ode_real)(pool->params ? pool->params[(size_t)k * size + jj] : ode_param_default[k]);
+    for (int k = 0; k < ODE_NACC; k++)
+        ODE_AT(s->h.acc, k, i, n) = (ode_real)(pool->acc ? pool->acc[(size_t)k * size + jj] : 0.0);
+    s->h.status[i] = pool->status ? pool->status[j] : pool->acc ? ODE_STATUS_FINISHED : ODE_STATUS_READY;
+    s->h.steps[i] = 0;
+    s->h.evals[i] = 0;
+}
+
+/* Slot i into entry j of the pool (its non-NULL arrays). */
+static void ode_store_entry(model_solver *s, model_pool *pool, long j, int i)
+{
+    const int n = s->n;
+    const size_t size = (size_t)pool->size, jj = (size_t)j;
+    if (pool->t0) pool->t0[j] = (double)s->h.t0[i];
+    if (pool->t1) pool->t1[j] = (double)s->h.t1[i];
+    if (pool->t) pool->t[j] = (double)s->h.t[i];
+    if (pool->status) pool->status[j] = s->h.status[i];
+    if (pool->states)
+        for (int k = 0; k < ODE_NSTATE; k++) pool->states[(size_t)k * size + jj] = (double)ODE_AT(s->h.y, k, i, n);
+    if (pool->params)
+        for (int k = 0; k < ODE_NPARAM; k++) pool->params[(size_t)k * size + jj] = (double)ODE_AT(s->h.p, k, i, n);
+    if (pool->acc)
+        for (int k = 0; k < ODE_NACC; k++) pool->acc[(size_t)k * size + jj] = (double)ODE_AT(s->h.acc, k, i, n);
+}
+
+/* Entry and slot of pair m of a transfer: linear (entries and slots NULL,
+ * from first and slot) or by index lists. */
+typedef struct OdeTransfer {
+    long first;
+    int slot;
+    const long *entries;
+    const int *slots;
+    int count;
+} OdeTransfer;
+
+static long ode_entry_of(const OdeTransfer *x, int m) { return x->entries ? x->entries[m] : x->first + m; }
+static int ode_slot_of(const OdeTransfer *x, int m) { return x->slots ? x->slots[m] : x->slot + m; }
+
+/* Checks every pair before anything moves, so that a failed call changes nothing. */
+static int ode_check_transfer(model_solver *s, const model_pool *pool, const OdeTransfer *x, int loading)
+{
+    if (!pool) return ode_fail(s, MODEL_ERR_ARG, "pool is NULL");
+    if (pool->size < 1) return ode_fail(s, MODEL_ERR_ARG, "pool size %ld: must be at least 1", pool->size);
+    if (x->count < 0) return ode_fail(s, MODEL_ERR_ARG, "count %d is negative", x->count);
+    if (!x->entries && (x->first < 0 || x->first > pool->size - x->count))
+        return ode_fail(s, MODEL_ERR_ARG, "pool entries %ld to %ld out of range (pool size %ld)", x->first,
+                        x->first + x->count - 1, pool->size);
+    if (!x->slots && (x->slot < 0 || x->slot > s->n - x->count))
+        return ode_fail(s, MODEL_ERR_ARG, "slots %d to %ld out of range (solver size %d)", x->slot,
+                        (long)x->slot + x->count - 1, s->n);
+    for (int m = 0; m < x->count; m++) {
+        const long j = ode_entry_of(x, m);
+        const int i = ode_slot_of(x, m);
+        if (j < 0 || j >= pool->size)
+            return ode_fail(s, MODEL_ERR_ARG, "entries[%d] = %ld out of range (pool size %ld)", m, j, pool->size);
+        if (i < 0 || i >= s->n)
+            return ode_fail(s, MODEL_ERR_ARG, "slots[%d] = %d out of range (solver size %d)", m, i, s->n);
+        if (loading && pool->status && (pool->status[j] < 0 || pool->status[j] >= ODE_NSTATUS))
+            return ode_fail(s, MODEL_ERR_ARG, "pool status of entry %ld is %d: not a status", j, pool->status[j]);
+    }
+    return MODEL_OK;
+}
+
+static int ode_transfer(model_solver *s, model_pool *pool, const OdeTransfer *x, int loading)
+{
+    int rc = ode_check_transfer(s, pool, x, loading);
+    if (rc != MODEL_OK) return rc;
+    for (int m = 0; m < x->count; m++) {
+        if (loading) ode_load_entry(s, pool, ode_entry_of(x, m), ode_slot_of(x, m));
+        else ode_store_entry(s, pool, ode_entry_of(x, m), ode_slot_of(x, m));
+    }
+    if (loading) ode_changed(s);
+    return MODEL_OK;
+}
+
+int model_solver_load(model_solver *s, const model_pool *pool, long first, int slot, int count)
+{
+    OdeTransfer x = {first, slot, NULL, NULL, count};
+    int rc = ode_enter(s, __func__);
+    return rc != MODEL_OK ? rc : ode_transfer(s, (model_pool *)pool, &x, 1);
+}
+
+int model_solver_load_indexed(model_solver *s, const model_pool *pool, const long *entries, const int *slots,
+                              int count)
+{
+    OdeTransfer x = {0, 0, entries, slots, count};
+    int rc = ode_enter(s, __func__);
+    return rc != MODEL_OK ? rc : ode_transfer(s, (model_pool *)pool, &x, 1);
+}
+
+int model_solver_store(model_solver *s, model_pool *pool, long first, int slot, int count)
+{
+    OdeTransfer x = {first, slot, NULL, NULL, count};
+    int rc = ode_enter(s, __func__);
+    return rc != MODEL_OK ? rc : ode_transfer(s, pool, &x, 0);
+}
+
+int model_solver_store_indexed(model_solver *s, model_pool *pool, const long *entries, const int *slots,
+                               int count)
+{
+    OdeTransfer x = {0, 0, entries, slots, count};
+    int rc = ode_enter(s, __func__);
+    return rc != MODEL_OK ? rc : ode_transfer(s, pool, &x, 0);
+}
+
+/* ------------------------------------------------------------------ runs */
+
+/* transient + record integrations of every system in one launch (per
+ * device), recording when record > 0. */
+static int ode_execute(model_solver *s, int transient, int record)
+{
+    s->nrec = 0;
+    if (transient + record == 0) return MODEL_OK;
+    if (record > 0) {
+        int rc = ode_host_rec(s, record);
+        if (rc != MODEL_OK) return rc;
+    }
+    OdeReport report;
+    report.s = s;
+    report.last = ode_now();
+    report.done = -1;
+    if (s->backend == MODEL_BACKEND_GPU) {
+#ifdef __CUDACC__
+        int rc = ode_gpu_execute(s, transient, record, &report);
+        if (rc != MODEL_OK) return rc;
+#endif
+    } else {
+        s->h.rec = record > 0 ? s->rec : NULL;
+        s->h.rec_status = record > 0 ? s->rec_status : NULL;
+        ode_cpu_run(&s->h, transient, record, s->progress ? ode_report : NULL, &report);
+        s->h.rec = NULL;
+        s->h.rec_status = NULL;
+    }
+    if (s->progress) ode_report(&report, s->n);
+    s->nrec = record;
+    s->rec_nfield = s->h.nfield;
+    return MODEL_OK;
+}
+
+int model_solver_run(model_solver *s)
+{
+    int rc = ode_enter(s, __func__);
+    return rc != MODEL_OK ? rc : ode_execute(s, 1, 0);
+}
+
+int model_solver_set_fields(model_solver *s, const int *codes, int nfield)
+{
+    int rc = ode_enter(s, __func__);
+    if (rc != MODEL_OK) return rc;
+    if (!codes) {
+        s->h.nfield = model_default_fields(s->h.fields);
+        return MODEL_OK;
+    }
+    if (nfield < 0 || nfield > ODE_NFIELD)
+        return ode_fail(s, MODEL_ERR_ARG, "%d fields: at most %d can be recorded", nfield, ODE_NFIELD);
+    for (int f = 0; f < nfield; f++)
+        if (codes[f] < 0 || codes[f] >= ODE_NFIELD)
+            return ode_fail(s, MODEL_ERR_ARG, "codes[%d] = %d is not a field code (0 to %d)", f, codes[f],
+                            ODE_NFIELD - 1);
+    for (int f = 0; f < nfield; f++) s->h.fields[f] = codes[f];
+    s->h.nfield = nfield;
+    return MODEL_OK;
+}
+
+int model_solver_get_fields(const model_solver *s, int *codes)
+{
+    if (!s || s->failed) return MODEL_ERR_ARG;
+    if (codes)
+        for (int f = 0; f < s->h.nfield; f++) codes[f] = s->h.fields[f];
+    return s->h.nfield;
+}
+
+int model_solver_scan(model_solver *s, int transient, int record, model_record_fn on_record, void *user)
+{
+    int rc = ode_enter(s, __func__);
+    if (rc != MODEL_OK) return rc;
+    if (transient < 0 || record < 0 || transient > INT_MAX - record)
+        return ode_fail(s, MODEL_ERR_ARG, "transient %d and record %d: both must be >= 0, their sum at most %d",
+                        transient, record, INT_MAX);
+    rc = ode_execute(s, transient, record);
+    if (rc != MODEL_OK || !on_record) return rc;
+    for (int r = 0; r < record; r++) {
+        rc = on_record(s, r, user);
+        if (rc != 0) return rc;
+    }
+    return MODEL_OK;
+}
+
+int model_solver_recorded_count(const model_solver *s) { return s && !s->failed ? s->nrec : 0; }
+
+static int ode_check_rep(model_solver *s, int rep, int system)
+{
+    if (s->nrec == 0) return ode_fail(s, MODEL_ERR_NODATA, "nothing recorded: the last run or scan recorded no integration");
+    if (rep < 0 || rep >= s->nrec)
+        return ode_fail(s, MODEL_ERR_ARG, "rep %d out of range (0 to %d)", rep, s->nrec - 1);
+    return ode_check_system(s, system, 0);
+}
+
+int model_solver_recorded(model_solver *s, int rep, int slot, int system, double *value)
+{
+    int rc = ode_enter(s, __func__);
+    if (rc == MODEL_OK) rc = ode_check_rep(s, rep, system);
+    if (rc == MODEL_OK && (slot < 0 || slot >= s->rec_nfield))
+        rc = s->rec_nfield == 0 ? ode_fail(s, MODEL_ERR_ARG, "no fields were recorded (only statuses)")
+                                : ode_fail(s, MODEL_ERR_ARG, "field slot %d out of range (0 to %d)", slot, s->rec_nfield - 1);
+    if (rc == MODEL_OK && !value) rc = ode_fail(s, MODEL_ERR_ARG, "value is NULL");
+    if (rc != MODEL_OK) return rc;
+    *value = (double)s->rec[((size_t)rep * (size_t)s->rec_nfield + (size_t)slot) * (size_t)s->n + (size_t)system];
+    return MODEL_OK;
+}
+
+int model_solver_recorded_status(model_solver *s, int rep, int system, int *status)
+{
+    int rc = ode_enter(s, __func__);
+    if (rc == MODEL_OK) rc = ode_check_rep(s, rep, system);
+    if (rc == MODEL_OK && !status) rc = ode_fail(s, MODEL_ERR_ARG, "status is NULL");
+    if (rc != MODEL_OK) return rc;
+    *status = s->rec_status[(size_t)rep * (size_t)s->n + (size_t)system];
+    return MODEL_OK;
+}
+
+/* ------------------------------------------------------------------ statistics */
+
+int model_solver_stats(model_solver *s, model_stats *stats)
+{
+    int rc = ode_enter(s, __func__);
+    if (rc == MODEL_OK && !stats) rc = ode_fail(s, MODEL_ERR_ARG, "stats is NULL");
+    if (rc != MODEL_OK) return rc;
+    memset(stats, 0, sizeof *stats);
+    for (int i = 0; i < s->n; i++) {
+        stats->steps += s->h.steps[i];
+        stats->evals += s->h.evals[i];
+        const int st = s->h.status[i];
+        if (st >= 0 && st < ODE_NSTATUS) stats->count[st]++;
+    }
+    return MODEL_OK;
+}
