@@ -36,6 +36,7 @@ static void to_generated(Emitter *E)
 typedef struct Refs {
     const Symbol **s;
     int n;
+    const Emitter *trig_from;   /* sin/cos of time read from ode_tr: their arguments are not read */
 } Refs;
 
 static bool refs_has(const Refs *r, const Symbol *s)
@@ -61,6 +62,9 @@ static void refs_add(Refs *r, const Symbol *s)
 static void refs_expr(Refs *r, const Node *n)
 {
     if (!n) return;
+    if (r->trig_from && n->kind == N_CALL && !n->sym && n->args && !n->args->next &&
+        (name_eq(n->name, "sin") || name_eq(n->name, "cos")) && trig_index(r->trig_from, n->args) >= 0)
+        return;
     if (n->kind == N_NAME && n->sym) {
         bool seen = refs_has(r, n->sym);
         refs_add(r, n->sym);
@@ -388,6 +392,7 @@ static void emit_rhs(Emitter *E)
 {
     const Model *m = E->m;
     Refs r = {0}, none = {0};
+    r.trig_from = E;
     for (int i = 0; i < m->nstate; i++) refs_expr(&r, m->states[i]->expr);
     buf_puts(E->out, "/* The right-hand side dy/dt at (t, ode_y); sin/cos of time come from ode_tr. */\n");
     buf_puts(E->out, "ODE_HD static ODE_INLINE void ode_model_rhs(const OdeSystem *ode_s, ode_real t,\n"
@@ -755,6 +760,12 @@ static void emit_header(Emitter *E)
     emit_enum(o, up, "ACC", m->accs, m->nacc);
     emit_enum(o, up, "AUX", m->aux, m->naux);
     emit_enum(o, up, "DERIVED", m->derived, m->nderived);
+    if (m->nevent) {
+        buf_printf(o, "enum {");
+        for (int i = 0; i < m->nevent; i++)
+            buf_printf(o, "%s%s_EVENT_%s = %d", i ? ", " : " ", up, upper_name(m->events[i].sym->name), i);
+        buf_puts(o, " };\n");
+    }
     buf_printf(o, "enum {");
     int code = 0;
     Symbol **groups[5] = {m->states, m->aux, m->accs, m->params, m->derived};

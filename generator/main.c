@@ -138,7 +138,13 @@ int main(int argc, char **argv)
     }
     diag_set_source(path, text, len);
     Program *prog = parse_program(path, text, len);
-    if (dump_ast) ast_dump(prog, stdout);
+    if (dump_ast) {   /* the parser's view only: no checks */
+        ast_dump(prog, stdout);
+        int n = diag_error_count();
+        free(text);
+        arena_free_all();
+        return n ? 1 : 0;
+    }
     Model *m = check_program(prog, precision);
     int status = diag_error_count() ? 1 : 0;
     if (m && !check_only && !dump_ast) {

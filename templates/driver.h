@@ -106,13 +106,14 @@ static void ode_cpu_run(const OdeArrays *a, int transient, int record,
 #define ODE_BLOCK_SIZE 128
 #endif
 
-/* Adds the systems this warp just finished to the host-visible counter. */
+/* Adds the systems this warp just finished to the progress counter (device
+ * memory, which the host polls on a second stream): one atomic per warp. */
 __device__ static ODE_INLINE void ode_count_done(unsigned int *progress)
 {
     if (!progress) return;
     const unsigned int active = __activemask();
     if ((threadIdx.x & 31) == (unsigned)(__ffs(active) - 1))
-        atomicAdd_system(progress, (unsigned int)__popc(active));
+        atomicAdd(progress, (unsigned int)__popc(active));
 }
 
 /* One system per thread: thread i runs system i. */
@@ -150,12 +151,13 @@ ode_kernel_queue(const __grid_constant__ OdeArrays a, int transient, int record)
 
 /* Launches the integration of the n systems of device arrays a on stream.
  * `balanced` selects the queue kernel (a->queue must then point to a zeroed
- * device counter).  block must not exceed ODE_BLOCK_SIZE. */
+ * device counter).  block must be a multiple of 32 (the queue is taken by
+ * whole warps) and at most ODE_BLOCK_SIZE; other values fall back to it. */
 static cudaError_t ode_gpu_launch(const OdeArrays *a, int transient, int record, int block,
                                   int balanced, cudaStream_t stream)
 {
     if (a->n <= 0) return cudaSuccess;
-    if (block <= 0 || block > ODE_BLOCK_SIZE) block = ODE_BLOCK_SIZE;
+    if (block <= 0 || block > ODE_BLOCK_SIZE || block % 32) block = ODE_BLOCK_SIZE;
     if (!balanced) {
         const int grid = (a->n + block - 1) / block;
         ode_kernel<<<grid, block, 0, stream>>>(*a, transient, record);

@@ -15,7 +15,13 @@
 #define ODE_HD __host__ __device__
 #define ODE_INLINE __forceinline__
 #define ODE_RESTRICT __restrict__
+#ifdef __CUDA_ARCH__
 #define ODE_UNROLL _Pragma("unroll")
+#else
+#define ODE_UNROLL
+#endif
+/* Helpers a model does not use are fine: "declared but never referenced". */
+#pragma nv_diag_suppress 177
 #else
 #define ODE_HD
 #define ODE_INLINE inline __attribute__((always_inline))

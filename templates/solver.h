@@ -364,7 +364,10 @@ ODE_HD static ODE_INLINE void ode_integrate(OdeSystem *s)
             ode_rkck_step(s, s->t, hs, s->y, ynew, err);
             s->evals += 6;
             const ode_real ratio = ode_error_ratio(s->y, ynew, err);
-            const int at_min = hs <= hmin;
+            /* At the smallest step a trial is taken whatever its error; the
+             * proposal h decides (a clipped last step may be a hair longer
+             * than dtmin and must not be rejected for ever). */
+            const int at_min = h <= hmin || hs <= hmin;
             if (!(ratio == ratio)) {       /* NaN or Inf in the trial: shrink, or stop at dtmin */
                 if (at_min) {
                     s->status = ODE_STATUS_NAN;

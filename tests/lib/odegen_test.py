@@ -16,6 +16,7 @@ import os
 import re
 import subprocess
 import sys
+import time
 
 import numpy as np
 
@@ -44,6 +45,7 @@ def _run(cmd, **kw):
 def build(name, text, precision=None, backend=None):
     """Writes `text` as NAME.ode, generates and builds it; returns the runner's path."""
     backend = backend or BACKEND
+    name = re.sub(r"[^A-Za-z0-9_]", "_", name)   # the model's name is the file's
     tag = name + "-" + backend + ("-" + precision if precision else "")
     work = os.path.join(BUILD, tag)
     os.makedirs(work, exist_ok=True)
@@ -120,8 +122,9 @@ def main(tests):
         if only and not any(o in name for o in only):
             continue
         try:
+            t0 = time.time()
             fn()
-            print("ok      %s" % name, flush=True)
+            print("ok      %-40s %5.1fs" % (name, time.time() - t0), flush=True)
         except Failure as e:
             failed += 1
             print("FAILED  %s\n        %s" % (name, str(e).replace("\n", "\n        ")), flush=True)
