@@ -235,9 +235,15 @@ int model_solver_estimate(long n, int ndevices, int record, int nfield, size_t *
  * default.  Ignored on the CPU. */
 int model_solver_set_block(model_solver *solver, int block);
 
-/* Load balancing on the GPU (on != 0): a persistent grid whose warps take the
- * next 32 systems from a queue.  Off by default.  Ignored on the CPU. */
-int model_solver_set_balance(model_solver *solver, int on);
+/* Load balancing on the GPU, for systems whose step counts differ:
+ *   MODEL_BALANCE_OFF     one system per thread, one launch (default)
+ *   MODEL_BALANCE_WARP    a persistent grid whose warps take the next 32
+ *                         systems from a queue when they finish theirs
+ *   MODEL_BALANCE_THREAD  a persistent grid whose threads each take the next
+ *                         system when they finish theirs (no idle lanes)
+ * Any other non-zero value means MODEL_BALANCE_THREAD.  Ignored on the CPU. */
+enum { MODEL_BALANCE_OFF = 0, MODEL_BALANCE_WARP = 1, MODEL_BALANCE_THREAD = 2 };
+int model_solver_set_balance(model_solver *solver, int mode);
 
 /* Progress of a run or scan: fn(user, done, total) is called from the calling
  * thread about ten times a second, and once more at the end with done ==

@@ -824,11 +824,11 @@ int model_solver_set_block(model_solver *s, int block)
     return MODEL_OK;
 }
 
-int model_solver_set_balance(model_solver *s, int on)
+int model_solver_set_balance(model_solver *s, int mode)
 {
     int rc = ode_enter(s, __func__);
     if (rc != MODEL_OK) return rc;
-    s->balanced = on != 0;
+    s->balanced = mode == MODEL_BALANCE_OFF || mode == MODEL_BALANCE_WARP ? mode : MODEL_BALANCE_THREAD;
     return MODEL_OK;
 }
 

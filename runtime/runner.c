@@ -3,7 +3,7 @@
  *
  *   ./NAME [--backend auto|gpu|cpu] [--set NAME=VALUE]… [--scan NAME=lin(a,b,n)]…
  *          [--transient N] [--recorded M] [--fields a,b,…] [-o FILE] [--devices 0,1]
- *          [--block N] [--balance on|off] [--chunk N] [--quiet] [--help]
+ *          [--block N] [--balance off|warp|thread] [--chunk N] [--quiet] [--help]
  *
  * The systems of the scan (the Cartesian product of the scan lines, the last
  * varying fastest) are integrated a chunk at a time: the chunk's problems are
@@ -371,7 +371,9 @@ static void ode_help(FILE *f)
                "                          written under a temporary name and renamed when complete\n"
                "  --devices 0,1           the CUDA devices to use (default: all)\n"
                "  --block N               threads per block, a multiple of 32 up to %d (default %d)\n"
-               "  --balance on|off        load balancing between warps on the GPU (default off)\n"
+               "  --balance MODE          load balancing on the GPU: off (default), warp (warps take\n"
+               "                          the next 32 systems when done), thread or on (each thread\n"
+               "                          takes the next system when done)\n"
                "  --chunk N               systems per launch (default: as many as memory allows, at\n"
                "                          most %ld on the CPU and %ld per GPU)\n"
                "  --quiet                 no progress line and no summary on standard error\n"
@@ -582,9 +584,10 @@ static int ode_parse_args(OdeRunner *r, int argc, char **argv)
                 return ode_usage("--block expects a multiple of 32 from 32 to %d, got '%s'", ODE_BLOCK_SIZE, v);
             r->block = (int)n;
         } else if (strcmp(arg, "--balance") == 0) {
-            if (strcmp(v, "on") == 0) r->balance = 1;
-            else if (strcmp(v, "off") == 0) r->balance = 0;
-            else return ode_usage("--balance expects on or off, got '%s'", v);
+            if (strcmp(v, "on") == 0 || strcmp(v, "thread") == 0) r->balance = MODEL_BALANCE_THREAD;
+            else if (strcmp(v, "warp") == 0) r->balance = MODEL_BALANCE_WARP;
+            else if (strcmp(v, "off") == 0) r->balance = MODEL_BALANCE_OFF;
+            else return ode_usage("--balance expects off, warp, thread or on, got '%s'", v);
         } else if (strcmp(arg, "--chunk") == 0) {
             if (ode_parse_long(v, 1, INT_MAX, &n))
                 return ode_usage("--chunk expects a whole number from 1 to %d, got '%s'", INT_MAX, v);

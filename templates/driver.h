@@ -149,9 +149,25 @@ ode_kernel_queue(const __grid_constant__ OdeArrays a, int transient, int record)
     }
 }
 
+/* Load balancing, thread by thread: a persistent grid whose threads each take
+ * the next system from the queue as soon as they finish one.  A warp's lanes
+ * stay busy although their systems need different numbers of steps; what it
+ * costs is that a warp's systems are no longer neighbours (their loads and
+ * stores, once per system and per recorded integration, are scattered). */
+__global__ static void __launch_bounds__(ODE_BLOCK_SIZE)
+ode_kernel_stream(const __grid_constant__ OdeArrays a, int transient, int record)
+{
+    for (;;) {
+        const unsigned int i = atomicAdd(a.queue, 1u);
+        if (i >= (unsigned int)a.n) break;
+        ode_run_system(&a, (int)i, transient, record);
+        ode_count_done(a.progress);
+    }
+}
+
 /* Launches the integration of the n systems of device arrays a on stream.
- * `balanced` selects the queue kernel (a->queue must then point to a zeroed
- * device counter).  block must be a multiple of 32 (the queue is taken by
+ * `balanced`: 0 one system per thread, 1 the warp queue, 2 the thread queue
+ * (for 1 and 2, a->queue must point to a zeroed device counter).  block must be a multiple of 32 (the queue is taken by
  * whole warps) and at most ODE_BLOCK_SIZE; other values fall back to it. */
 static cudaError_t ode_gpu_launch(const OdeArrays *a, int transient, int record, int block,
                                   int balanced, cudaStream_t stream)
@@ -167,12 +183,16 @@ static cudaError_t ode_gpu_launch(const OdeArrays *a, int transient, int record,
     cudaError_t err = cudaGetDevice(&device);
     if (err == cudaSuccess) err = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
     if (err == cudaSuccess)
-        err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, ode_kernel_queue, block, 0);
+        err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, balanced == 1 ? ode_kernel_queue
+                                                                                   : ode_kernel_stream, block, 0);
     if (err != cudaSuccess) return err;
     if (per_sm < 1) per_sm = 1;
     long want = ((long)a->n + block - 1) / block, resident = (long)sms * per_sm;
     const int grid = (int)(want < resident ? want : resident);
-    ode_kernel_queue<<<grid, block, 0, stream>>>(*a, transient, record);
+    if (balanced == 1)
+        ode_kernel_queue<<<grid, block, 0, stream>>>(*a, transient, record);
+    else
+        ode_kernel_stream<<<grid, block, 0, stream>>>(*a, transient, record);
     return cudaGetLastError();
 }
 #endif /* __CUDACC__ */

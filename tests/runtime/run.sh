@@ -128,7 +128,7 @@ expect 2 "$E --transient plus --recorded must be at most 2147483647" --transient
 expect 2 "$E --block expects a multiple of 32 from 32 to 128, got '100'" --block 100
 expect 2 "$E --block expects a multiple of 32 from 32 to 128, got '256'" --block=256
 expect 2 "$E --backend expects auto, gpu or cpu, got 'tpu'" --backend tpu
-expect 2 "$E --balance expects on or off, got 'maybe'" --balance maybe
+expect 2 "$E --balance expects off, warp, thread or on, got 'maybe'" --balance maybe
 expect 2 "$E --chunk expects a whole number from 1 to 2147483647, got '0'" --chunk 0
 expect 2 "$E --devices expects device numbers like 0,1, got '0,a'" --devices 0,a
 expect 2 "$E device 1 is listed twice in --devices" --devices 1,0,1

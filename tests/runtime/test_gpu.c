@@ -164,11 +164,13 @@ int main(int argc, char **argv)
         model_solver_stats(g, &sb);
         CHECK(sa.steps == sb.steps && sa.evals == sb.evals && sa.count[MODEL_STATUS_FINISHED] == n);
 
-        /* Balanced, and other block sizes: the same numbers. */
-        for (int variant = 0; variant < 3; variant++) {
+        /* Balanced (warp and thread queues), and other block sizes: the same numbers. */
+        for (int variant = 0; variant < 4; variant++) {
+            static const int modes[4] = {MODEL_BALANCE_WARP, MODEL_BALANCE_OFF, MODEL_BALANCE_WARP,
+                                         MODEL_BALANCE_THREAD};
             model_solver *v = make(n, MODEL_BACKEND_GPU, all, nd);
             model_solver_set_fields(v, fields, 4);
-            CHECK_RC(model_solver_set_balance(v, variant != 1), MODEL_OK);
+            CHECK_RC(model_solver_set_balance(v, modes[variant]), MODEL_OK);
             CHECK_RC(model_solver_set_block(v, variant == 2 ? 64 : 32), MODEL_OK);
             CHECK_RC(model_solver_scan(v, T, R, NULL, NULL), MODEL_OK);
             compare(v, g, 0, "balanced/block variant vs plain");
