@@ -72,10 +72,40 @@ $(B)/asan/%.o: $(B)/%.c $(B)/parser.h $(B)/lexer.h | $(B)/.dir
 $(B)/asan/odegen: $(ASAN_OBJS)
 	$(CC) $(SANFLAGS) -o $@ $^ -lm
 
+# Fuzzing (tests/fuzz/README.md): the translator without main.c, under
+# libFuzzer with ASan and UBSan; `make fuzz` runs it for FUZZ_SECONDS.  The
+# same harness built with gcc replays inputs without libFuzzer.
+FUZZ_CC      ?= clang
+FUZZ_SECONDS ?= 300
+FUZZ_SAN     := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+FUZZ_OBJS    := $(patsubst $(B)/%.o,$(B)/fuzz/%.o,$(filter-out $(B)/main.o,$(GEN_OBJS)))
+$(B)/fuzz/.dir:
+	@mkdir -p $(B)/fuzz && touch $@
+$(B)/fuzz/%.o: generator/%.c $(B)/parser.h $(B)/lexer.h | $(B)/fuzz/.dir
+	$(FUZZ_CC) -O1 -g -fsanitize=fuzzer-no-link $(FUZZ_SAN) $(GEN_INC) -c -o $@ $<
+$(B)/fuzz/%.o: $(B)/%.c $(B)/parser.h $(B)/lexer.h | $(B)/fuzz/.dir
+	$(FUZZ_CC) -O1 -g -fsanitize=fuzzer-no-link $(FUZZ_SAN) $(GEN_INC) -c -o $@ $<
+$(B)/fuzz/fuzz_translator: tests/fuzz/fuzz_translator.c $(FUZZ_OBJS)
+	$(FUZZ_CC) -O1 -g -fsanitize=fuzzer $(FUZZ_SAN) $(GEN_INC) -o $@ $^ -lm
+$(B)/asan/fuzz_replay: tests/fuzz/fuzz_translator.c $(filter-out $(B)/asan/main.o,$(ASAN_OBJS))
+	$(CC) -O1 -g $(SANFLAGS) -DFUZZ_REPLAY_MAIN $(GEN_INC) -o $@ $^ -lm
+
+fuzz: $(B)/fuzz/fuzz_translator
+	FUZZ_SECONDS=$(FUZZ_SECONDS) bash tests/fuzz/fuzz.sh
+
 # The CPU suite: parser, generator, error messages, runtime, numerics, XPPAUT
 # compatibility, a short fuzzing run.  Sanitizers on all host code.
 test: $(B)/odegen $(B)/asan/odegen
 	bash tests/run_all.sh
+
+# The GPU suite (run it on a machine with a GPU): tests/gpu/run.sh
+test-gpu: $(B)/odegen
+	bash tests/gpu/run.sh
+
+# The GPU benchmarks, one run of at most 10 minutes: bench/run.sh writes
+# bench/BENCHMARKS.md (builds and logs in bench/out).
+bench: $(B)/odegen
+	bash bench/run.sh
 
 clean:
 	rm -rf $(B)

@@ -254,7 +254,7 @@ static void emit_constants(Emitter *E)
     buf_printf(o, "#define ODE_HAS_ON_START %d\n#define ODE_HAS_ON_STEP %d\n#define ODE_HAS_ON_END %d\n",
                m->on_start.body != NULL, m->on_step.body != NULL, m->on_end.body != NULL);
     buf_printf(o, "#define ODE_DEFAULT_TRANSIENT %ld\n#define ODE_DEFAULT_RECORD %ld\n", m->transient, m->record);
-    buf_printf(o, "#define ODE_BLOCK_SIZE 128\n");
+    buf_puts(o, "#ifndef ODE_BLOCK_SIZE\n#define ODE_BLOCK_SIZE 128          /* threads per block, at most */\n#endif\n");
 }
 
 /* ------------------------------------------------------------------ model functions */
@@ -266,8 +266,8 @@ static void emit_powers(Emitter *E)
         buf_printf(E->out, "/* x^%d by repeated squaring */\n", k);
         buf_printf(E->out, "ODE_HD static ODE_INLINE ode_real ode_pow%d(ode_real x)\n{\n", k);
         buf_puts(E->out, "    ode_real r = x;\n");
-        int top = 63;
-        while (!(k & (1 << top))) top--;
+        int top = 0;    /* the highest set bit of k */
+        while (k >> (top + 1)) top++;
         for (int bit = top - 1; bit >= 0; bit--) {
             buf_puts(E->out, "    r = r * r;\n");
             if (k & (1 << bit)) buf_puts(E->out, "    r = r * x;\n");
@@ -839,7 +839,7 @@ bool emit_model(const Model *model, GeneratedFile files[GENERATED_FILES])
     E.single = m->single;
     E.cu_name = arena_printf("%s.cu", m->name);
     mark_all_powers(&E);
-    find_time_trig(&E);
+    if (!m->plain_trig) find_time_trig(&E);
     files[0].name = E.cu_name;
     files[1].name = arena_printf("%s.h", m->name);
     files[2].name = arena_printf("%s_main.c", m->name);

@@ -93,7 +93,7 @@ int main(int argc, char **argv)
 {
     const char *path = NULL, *dir = NULL;
     int precision = -1;
-    bool check_only = false, dump_ast = false;
+    bool check_only = false, dump_ast = false, plain_trig = false;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "-o") || !strcmp(a, "--precision")) {
@@ -113,6 +113,8 @@ int main(int argc, char **argv)
             check_only = true;
         } else if (!strcmp(a, "--dump-ast")) {
             dump_ast = true;
+        } else if (!strcmp(a, "--no-time-trig")) {   /* for benchmarks: the plain RHS */
+            plain_trig = true;
         } else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
             fputs(usage_text, stdout);
             return 0;
@@ -147,6 +149,7 @@ int main(int argc, char **argv)
     }
     Model *m = check_program(prog, precision);
     int status = diag_error_count() ? 1 : 0;
+    if (m) m->plain_trig = plain_trig;
     if (m && !check_only && !dump_ast) {
         GeneratedFile files[GENERATED_FILES];
         emit_model(m, files);

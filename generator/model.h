@@ -105,6 +105,7 @@ typedef struct Model {
     long evsteps;
     long long maxsteps;
     bool single;             /* float precision */
+    bool plain_trig;         /* --no-time-trig: sin/cos of time evaluated at every stage */
 
     Scan *scans;       int nscan;
     long transient, record;

@@ -105,6 +105,13 @@ static void ode_cpu_run(const OdeArrays *a, int transient, int record,
 #ifndef ODE_BLOCK_SIZE
 #define ODE_BLOCK_SIZE 128
 #endif
+/* Blocks per multiprocessor the compiler must leave registers for: 1 lets a
+ * system use up to 255 registers; more caps them (65536 / (ODE_BLOCK_SIZE *
+ * ODE_MIN_BLOCKS)) for occupancy, at the risk of spills.  The generator
+ * chooses it per model; -DODE_MIN_BLOCKS=N overrides. */
+#ifndef ODE_MIN_BLOCKS
+#define ODE_MIN_BLOCKS 1
+#endif
 
 /* Adds the systems this warp just finished to the progress counter (device
  * memory, which the host polls on a second stream): one atomic per warp. */
@@ -117,7 +124,7 @@ __device__ static ODE_INLINE void ode_count_done(unsigned int *progress)
 }
 
 /* One system per thread: thread i runs system i. */
-__global__ static void __launch_bounds__(ODE_BLOCK_SIZE)
+__global__ static void __launch_bounds__(ODE_BLOCK_SIZE, ODE_MIN_BLOCKS)
 ode_kernel(const __grid_constant__ OdeArrays a, int transient, int record)
 {
     const int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -131,7 +138,7 @@ ode_kernel(const __grid_constant__ OdeArrays a, int transient, int record)
  * a queue when they finish theirs, so that a warp of quick systems does not
  * sit idle while a slow one elsewhere finishes.  Systems stay contiguous in a
  * warp, so memory accesses stay coalesced. */
-__global__ static void __launch_bounds__(ODE_BLOCK_SIZE)
+__global__ static void __launch_bounds__(ODE_BLOCK_SIZE, ODE_MIN_BLOCKS)
 ode_kernel_queue(const __grid_constant__ OdeArrays a, int transient, int record)
 {
     const unsigned int lane = threadIdx.x & 31;
@@ -154,7 +161,7 @@ ode_kernel_queue(const __grid_constant__ OdeArrays a, int transient, int record)
  * stay busy although their systems need different numbers of steps; what it
  * costs is that a warp's systems are no longer neighbours (their loads and
  * stores, once per system and per recorded integration, are scattered). */
-__global__ static void __launch_bounds__(ODE_BLOCK_SIZE)
+__global__ static void __launch_bounds__(ODE_BLOCK_SIZE, ODE_MIN_BLOCKS)
 ode_kernel_stream(const __grid_constant__ OdeArrays a, int transient, int record)
 {
     for (;;) {

@@ -227,6 +227,15 @@ ODE_HD static ODE_INLINE int ode_event_landed(int e, ode_real gp, ode_real g)
     return dir < 0 ? gp > tol : dir > 0 ? gp < -tol : ode_fabs(gp) > tol;
 }
 
+/* a[k] for a run-time k without indexing a register array at run time (which
+ * would move the array to local memory): a chain of selects. */
+ODE_HD static ODE_INLINE ode_real ode_pick(const ode_real *a, int k)
+{
+    ode_real v = a[0];
+    ODE_FOR_EVENTS(e) v = e == k ? a[e] : v;
+    return v;
+}
+
 /* Among the armed events, the one whose crossing comes earliest by the secant
  * estimate between (lo, glo) and (hi, ghi); -1 when none jumped. */
 ODE_HD static ODE_INLINE int ode_earliest_jump(ode_mask armed, const ode_real *gp,
@@ -263,7 +272,7 @@ ODE_HD static ODE_INLINE ode_mask ode_locate(OdeSystem *s, ode_real t, const ode
     ode_real lo = ODE_R(0.0), hi = *h;
     ode_real glo[ODE_NEVENT], ghi[ODE_NEVENT], gc[ODE_NEVENT], yc[ODE_NSTATE];
     ODE_FOR_EVENTS(e) { glo[e] = gp[e]; ghi[e] = g[e]; }
-    ode_real wlo = glo[target], whi = ghi[target];   /* Illinois weights of the target */
+    ode_real wlo = ode_pick(glo, target), whi = ode_pick(ghi, target);   /* Illinois weights of the target */
     int kept = 0;                                     /* +1: hi kept last time, -1: lo kept */
     for (int iter = 0; iter < ODE_EVENT_MAXITER; iter++) {
         ode_real hc = lo + (hi - lo) * (wlo / (wlo - whi));
@@ -279,9 +288,9 @@ ODE_HD static ODE_INLINE ode_mask ode_locate(OdeSystem *s, ode_real t, const ode
             hi = hc;
             ODE_FOR_EVENTS(e) ghi[e] = gc[e];
             ODE_FOR_STATES(i) ynew[i] = yc[i];
-            if (next != target) { target = next; wlo = glo[target]; kept = 0; }
+            if (next != target) { target = next; wlo = ode_pick(glo, target); kept = 0; }
             else if (kept == -1) wlo *= ODE_R(0.5);
-            whi = ghi[target];
+            whi = ode_pick(ghi, target);
             kept = -1;
             continue;
         }
@@ -294,7 +303,7 @@ ODE_HD static ODE_INLINE ode_mask ode_locate(OdeSystem *s, ode_real t, const ode
         }
         lo = hc;                                      /* not there yet: new lower end */
         ODE_FOR_EVENTS(e) glo[e] = gc[e];
-        wlo = glo[target];
+        wlo = ode_pick(glo, target);
         if (kept == 1) whi *= ODE_R(0.5);
         kept = 1;
     }

@@ -114,22 +114,44 @@ def run_raw(runner, *args, env=None):
     return _run([runner] + list(args), env=e)
 
 
+def _one(fn):
+    t0 = time.time()
+    try:
+        fn()
+        return "ok", "", time.time() - t0
+    except Failure as e:
+        return "FAILED", str(e), time.time() - t0
+    except Exception as e:  # a crash of the test itself is a failure too
+        return "ERROR", repr(e), time.time() - t0
+
+
 def main(tests):
-    """Runs the test functions given (name → function); prints one line each."""
+    """Runs the test functions given (name → function); prints one line each.
+    ODEGEN_JOBS=N runs N tests at a time (their builds dominate: nvcc)."""
     only = sys.argv[1:]
+    chosen = [(n, f) for n, f in tests if not only or any(o in n for o in only)]
+    jobs = int(os.environ.get("ODEGEN_JOBS", "1"))
+    if jobs > 1:
+        from concurrent.futures import ThreadPoolExecutor
+        with ThreadPoolExecutor(jobs) as pool:
+            results = list(pool.map(lambda t: _one(t[1]), chosen))
+    else:
+        results = []
+        for name, fn in chosen:
+            results.append(_one(fn))
+            _report(name, results[-1])
     failed = 0
-    for name, fn in tests:
-        if only and not any(o in name for o in only):
-            continue
-        try:
-            t0 = time.time()
-            fn()
-            print("ok      %-40s %5.1fs" % (name, time.time() - t0), flush=True)
-        except Failure as e:
-            failed += 1
-            print("FAILED  %s\n        %s" % (name, str(e).replace("\n", "\n        ")), flush=True)
-        except Exception as e:  # a crash of the test itself is a failure too
-            failed += 1
-            print("ERROR   %s: %r" % (name, e), flush=True)
+    for (name, _), res in zip(chosen, results):
+        if jobs > 1:
+            _report(name, res)
+        failed += res[0] != "ok"
     print("%d failed" % failed if failed else "all passed")
     return 1 if failed else 0
+
+
+def _report(name, res):
+    kind, message, seconds = res
+    if kind == "ok":
+        print("ok      %-40s %5.1fs" % (name, seconds), flush=True)
+    else:
+        print("%-7s %s\n        %s" % (kind, name, message.replace("\n", "\n        ")), flush=True)

@@ -1,0 +1,127 @@
+#!/usr/bin/env bash
+# make bench — on a machine with a GPU: builds every variant, checks it, times
+# every case in one run (≤ 10 minutes on one H100/H200), and writes
+# bench/BENCHMARKS.md from the results.
+#   BENCH_OUT=DIR   where builds, logs and results.jsonl go (default bench/out)
+#   ARCH=sm_90      the GPU architecture
+#   BENCH_QUICK=1   small sizes only (a smoke test of this script)
+set -u
+cd "$(dirname "$0")/.."
+OUT=${BENCH_OUT:-bench/out}
+B=$OUT/build
+mkdir -p "$B"
+RES=$OUT/results.jsonl
+: >"$RES"
+NVCC=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
+ARCH=${ARCH:-sm_90}
+PY=${PY:-python3}
+[ -x build/odegen ] || make build/odegen || exit 1
+log() { printf '%s  %s\n' "$(date +%T)" "$*"; }
+note() { printf '%s\n' "$1" >>"$RES"; }
+
+SIZES="30720 122880 1048576"
+KM_SCAN="PA1=list:1.1 PA2=list:1.2 f1=log:20:1000:128 f2=log:20:1000:128"
+KM_REPS="128 64"
+[ "${BENCH_QUICK:-0}" = 1 ] && SIZES="30720" && KM_SCAN="PA1=list:1.1 PA2=list:1.2 f1=log:20:1000:16 f2=log:20:1000:16" && KM_REPS="8 8"
+
+# ---------------------------------------------------------------- builds
+# variant  model-file  odegen-flags  nvcc-defines
+VARIANTS="
+duffing            duffing         -                   -
+duffing_plaintrig  duffing         --no-time-trig      -
+duffing_float      duffing         --precision=float   -
+duffing_rkck45     duffing_rkck45  -                   -
+lorenz             lorenz          -                   -
+lorenz_float       lorenz          --precision=float   -
+keller_miksis      keller_miksis   -                   -
+keller_miksis_mb4  keller_miksis   -                   -DODE_MIN_BLOCKS=4
+valve              valve           -                   -
+valve_mb4          valve           -                   -DODE_MIN_BLOCKS=4
+"
+build_variant() {
+    local v=$1 model=$2 flags=$3 defs=$4 d=$B/$1
+    local gflags=""
+    [ "$flags" != - ] && gflags=${flags/=/ }
+    [ "$defs" = - ] && defs=""
+    rm -rf "$d"
+    build/odegen "models/$model.ode" -o "$d" $gflags >/dev/null 2>"$d.log" || return 1
+    local name
+    name=$(basename "$d"/*.cu .cu)
+    "$NVCC" -O3 -arch="$ARCH" $defs -Xptxas -v -Xcompiler -fopenmp -c "$d/$name.cu" -o "$d/$name.o" 2>"$d/ptxas.log" || return 1
+    "$NVCC" -O3 -arch="$ARCH" -Xcompiler -fopenmp -I"$d" -DMODEL="$name" -DUMODEL="$(echo "$name" | tr a-z A-Z)" \
+        bench/bench_model.c "$d/$name.o" -o "$d/bench" -lm 2>>"$d.log" || return 1
+}
+log "building $(echo "$VARIANTS" | grep -c .) variants and the hand-written baselines"
+pids=""
+while read -r v model flags defs; do
+    [ -z "$v" ] && continue
+    ( build_variant "$v" "$model" "$flags" "$defs" || echo "build of $v failed: $(tail -5 "$B/$v.log" "$B/$v/ptxas.log" 2>/dev/null)" ) &
+    pids="$pids $!"
+done <<<"$VARIANTS"
+"$NVCC" -O3 -arch="$ARCH" -Xptxas -v bench/handwritten.cu -o "$B/handwritten" 2>"$B/handwritten.ptxas.log" &
+pids="$pids $!"
+wait $pids
+for d in "$B"/*/; do   # registers and spills of each variant's kernel
+    v=$(basename "$d")
+    [ -f "$d/ptxas.log" ] || continue
+    $PY - "$v" "$d/ptxas.log" >>"$RES" <<'PYEOF'
+import json, re, sys
+v, text = sys.argv[1], open(sys.argv[2]).read()
+m = re.search(r"Compiling entry function '\w*ode_kernel\w*' for.*?Used (\d+) registers.*?", text, re.S)
+blocks = re.findall(r"Function properties for (\w+)\n\s+(\d+) bytes stack frame, (\d+) bytes spill stores, (\d+) bytes spill loads\n.*?Used (\d+) registers", text)
+out = {b[0]: dict(stack=int(b[1]), spill_stores=int(b[2]), spill_loads=int(b[3]), registers=int(b[4])) for b in blocks}
+k = next((x for n, x in out.items() if "ode_kernel" in n and "queue" not in n and "stream" not in n), None)
+print(json.dumps(dict(ptxas=v, kernel=k, all=out)))
+PYEOF
+done
+
+# ---------------------------------------------------------------- runs
+run() {   # variant N transient record balance block scan…
+    local v=$1; shift
+    local bin=$B/$v/bench
+    [ "$v" = handwritten ] && bin=$B/handwritten
+    if [ ! -x "$bin" ]; then note "{\"variant\": \"$v\", \"error\": \"not built\"}"; return; fi
+    local line
+    line=$(timeout 300 "$bin" "$@" 2>"$B/last.err") || { note "{\"variant\": \"$v\", \"args\": \"$*\", \"error\": \"$(tr -d '"\n' <"$B/last.err" | cut -c1-200)\"}"; return; }
+    printf '{"variant": "%s", %s\n' "$v" "${line#\{}" >>"$RES"
+    log "$v $*: $(echo "$line" | grep -o '"seconds": [0-9.]*')"
+}
+log "hardware FMA rates"
+"$B/handwritten" fma64 >>"$RES"
+"$B/handwritten" fma32 >>"$RES"
+nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,power.draw --format=csv,noheader >"$OUT/gpu.txt" 2>/dev/null
+
+for N in $SIZES; do
+    log "Duffing RK4, N=$N"
+    run duffing "$N" 1024 32 0 0 "k=lin:0.2:0.3:0"
+    run duffing_plaintrig "$N" 1024 32 0 0 "k=lin:0.2:0.3:0"
+    run duffing_float "$N" 1024 32 0 0 "k=lin:0.2:0.3:0"
+    run handwritten duffing "$N"
+    log "Duffing RKCK45, N=$N"
+    run duffing_rkck45 "$N" 1024 32 0 0 "k=lin:0.2:0.3:0"
+    log "Lorenz RK4, N=$N"
+    run lorenz "$N" 0 1 0 0 "rho=lin:0:21:0"
+    run lorenz_float "$N" 0 1 0 0 "rho=lin:0:21:0"
+    run handwritten lorenz "$N"
+done
+read -r KT KR <<<"$KM_REPS"
+for v in keller_miksis keller_miksis_mb4; do
+    for bal in 0 1 2; do
+        log "Keller-Miksis $v balance=$bal"
+        run "$v" 0 "$KT" "$KR" "$bal" 0 $KM_SCAN
+    done
+done
+for v in valve valve_mb4; do
+    for bal in 0 1 2; do
+        log "valve $v balance=$bal"
+        run "$v" 30720 1024 32 "$bal" 0 "q=lin:0.2:10:0"
+    done
+done
+log "peers"
+PEER_SIZES="30720 1048576"
+[ "${BENCH_QUICK:-0}" = 1 ] && PEER_SIZES="30720"
+timeout 240 $PY bench/peers.py duffing $PEER_SIZES >>"$RES" 2>"$OUT/peers.err" || echo '{"peer": "all", "error": "peers.py failed or timed out"}' >>"$RES"
+timeout 180 $PY bench/peers.py lorenz $PEER_SIZES >>"$RES" 2>>"$OUT/peers.err" || echo '{"peer": "all", "error": "peers.py (lorenz) failed or timed out"}' >>"$RES"
+log "report"
+$PY bench/report.py "$RES" "$OUT/gpu.txt" >"$OUT/BENCHMARKS.md" && cp "$OUT/BENCHMARKS.md" bench/BENCHMARKS.md
+tail -n 60 "$OUT/BENCHMARKS.md"

@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# make test-gpu: the GPU suite, on a machine with a CUDA GPU (sm_90 by default).
+#   1. the numerics suite (tests/numerics) on the GPU backend, 12 tests at a time
+#   2. the runtime library's tests, whose test_gpu compares GPU and CPU paths
+#   3. CPU against GPU for every model in models/ (tests/gpu/agreement.py)
+#   4. issue 2's acceptance run: the full Duffing scan (tests/gpu/duffing_done.py)
+# Uses build/odegen as it is (flex and bison need not be on the GPU machine).
+set -u
+cd "$(dirname "$0")/../.."
+PY=${PY:-python3}
+[ -x build/odegen ] || make build/odegen || exit 1
+nvidia-smi -L || { echo "make test-gpu: no GPU here"; exit 1; }
+export ODEGEN_BACKEND=gpu ODEGEN_JOBS=${ODEGEN_JOBS:-12}
+status=0
+step() { printf '\n=== %s\n' "$1"; shift; "$@" || { status=1; printf '=== FAILED\n'; }; }
+step "numerics on the GPU" $PY tests/numerics/test_numerics.py
+step "runtime library (GPU against CPU)" bash tests/runtime/run.sh
+step "CPU against GPU, every model" $PY tests/gpu/agreement.py
+step "Duffing, paper size, GPU and CPU" $PY tests/gpu/duffing_done.py
+[ $status = 0 ] && echo "test-gpu: all passed" || echo "test-gpu: FAILED"
+exit $status
