@@ -73,7 +73,7 @@ ODE_HD static ODE_INLINE void ode_rk4_step(const OdeSystem *s, ode_real t, ode_r
                                            const ode_real *y, ode_real *ynew, OdeTrigStep *ts)
 {
     ode_real k[ODE_NSTATE], yt[ODE_NSTATE];
-    const ode_real h2 = ODE_R(0.5) * h, h3 = h * ODE_R(1.0 / 3.0), h6 = h * ODE_R(1.0 / 6.0);
+    const ode_real h2 = ODE_R(0.5) * h, h3 = h * (ode_real)(1.0 / 3.0), h6 = h * (ode_real)(1.0 / 6.0);
     OdeTrig tr0, tr;
 #if ODE_NTRIG > 0
     ode_trig_step_for(s, h, ts);
@@ -81,6 +81,8 @@ ODE_HD static ODE_INLINE void ode_rk4_step(const OdeSystem *s, ode_real t, ode_r
     ode_trig_rotate(&tr0, &ts->half, &tr);
 #else
     (void)ts;
+    tr0.s[0] = tr0.c[0] = ODE_R(0.0);      /* nothing to read: no sin/cos of time */
+    tr = tr0;
 #endif
     ode_model_rhs(s, t, y, k, &tr0);
     ODE_FOR_STATES(i) { ynew[i] = y[i] + h6 * k[i]; yt[i] = y[i] + h2 * k[i]; }
