@@ -100,8 +100,8 @@ int main(int argc, char **argv)
     API(stats) st;
     API(solver_stats)(s, &st);
     printf("{\"model\": \"%s\", \"N\": %ld, \"transient\": %d, \"record\": %d, \"balance\": %d, \"block\": %d, "
-           "\"seconds\": %.6f, \"steps\": %llu, \"evals\": %llu, \"statuses\": [",
-           STR(MODEL), N, transient, record, balance, block, t1 - t0, st.steps, st.evals);
+           "\"seconds\": %.6f, \"wall_seconds\": %.6f, \"steps\": %llu, \"evals\": %llu, \"statuses\": [",
+           STR(MODEL), N, transient, record, balance, block, st.kernel_seconds, t1 - t0, st.steps, st.evals);
     for (int k = 0; k < K(NSTATUS); k++) printf("%s%ld", k ? ", " : "", st.count[k]);
     printf("]}\n");
     API(solver_free)(s);

@@ -53,8 +53,10 @@ def main():
           "FP64 %.1f TFLOP/s, FP32 %.1f TFLOP/s.\n" % (fma.get("fma64", {}).get("flops_per_s", 0) / 1e12,
                                                       fma.get("fma32", {}).get("flops_per_s", 0) / 1e12))
     w("## Fixed-step and adaptive cases (double precision unless marked)\n")
-    w("Time is one `solver_scan` call: all repetitions in one launch, with the copies in and out.  "
-      "Steps are accepted steps of all systems; RHS evals per second count every stage.\n")
+    w("Time is the kernel's, measured with CUDA events around the one launch of all repetitions "
+      "(odegen: `model_stats.kernel_seconds` of one `solver_scan`; hand-written: the same events).  "
+      "Steps are accepted steps of all systems; RHS evals per second count every stage.  The copies in and "
+      "out that a whole `solver_scan` adds are in results.jsonl (`wall_seconds`).\n")
     w("| case | N | variant | time (s) | system-steps/s | RHS evals/s | vs hand-written | vs torchdiffeq | vs diffrax |")
     w("|---|---:|---|---:|---:|---:|---:|---:|---:|")
     peer_rate = {(p["peer"], p["case"], p["N"]): p["steps_per_s"] for p in peers}

@@ -413,6 +413,8 @@ typedef struct model_stats {
     unsigned long long steps;    /* accepted steps of every system since it was loaded */
     unsigned long long evals;    /* right-hand-side evaluations, likewise */
     long count[MODEL_NSTATUS];   /* systems in each status, indexed by MODEL_STATUS_* */
+    double kernel_seconds;       /* the last run or scan: the kernels' time on the GPU (the
+                                    slowest device; no copies), or the integration on the CPU */
 } model_stats;
 
 int model_solver_stats(model_solver *solver, model_stats *stats);

@@ -270,7 +270,7 @@ typedef struct OdeDevice {
     int first;                 /* first system of the slice */
     OdeArrays a;               /* device arrays, stride a.n */
     cudaStream_t stream;
-    cudaEvent_t done;          /* recorded after the launch */
+    cudaEvent_t begin, done;   /* recorded around the launch (the kernel's time) */
     unsigned int *progress_d;  /* systems completed: the kernels' counter (device memory) */
     unsigned int *progress;    /* its copy on the host (pinned) */
     cudaStream_t poll;         /* the stream that copies it while the kernel runs */
@@ -294,6 +294,7 @@ struct model_solver {
     int nrec;                  /* integrations recorded by the last call */
     int rec_nfield;            /* fields they hold */
     int block, balanced;
+    double kernel_seconds;     /* the last run's or scan's kernel time (GPU), or integration time (CPU) */
     model_progress_fn progress;
     void *progress_user;
     int ndev;
@@ -492,7 +493,8 @@ static int ode_device_create(model_solver *s, OdeDevice *d)
     const size_t n = (size_t)d->a.n;
     ODE_CUDA(s, d, cudaSetDevice(d->id));
     ODE_CUDA(s, d, cudaStreamCreateWithFlags(&d->stream, cudaStreamNonBlocking));
-    ODE_CUDA(s, d, cudaEventCreateWithFlags(&d->done, cudaEventDisableTiming));
+    ODE_CUDA(s, d, cudaEventCreate(&d->begin));
+    ODE_CUDA(s, d, cudaEventCreate(&d->done));
     ODE_CUDA(s, d, cudaStreamCreateWithFlags(&d->poll, cudaStreamNonBlocking));
     ODE_CUDA(s, d, cudaMallocHost((void **)&d->progress, sizeof(unsigned int)));
     *d->progress = 0;
@@ -521,6 +523,7 @@ static void ode_device_free(OdeDevice *d)
     cudaFree(d->progress_d);
     if (d->progress) cudaFreeHost(d->progress);
     if (d->done) cudaEventDestroy(d->done);
+    if (d->begin) cudaEventDestroy(d->begin);
     if (d->poll) cudaStreamDestroy(d->poll);
     if (d->stream) cudaStreamDestroy(d->stream);
     cudaGetLastError();
@@ -618,6 +621,7 @@ static int ode_gpu_start(model_solver *s, OdeDevice *d, int transient, int recor
     if (s->progress) ODE_CUDA(s, d, cudaMemsetAsync(d->progress_d, 0, sizeof(unsigned int), d->stream));
     d->a.queue = s->balanced ? d->queue : NULL;
     if (s->balanced) ODE_CUDA(s, d, cudaMemsetAsync(d->queue, 0, sizeof(unsigned int), d->stream));
+    ODE_CUDA(s, d, cudaEventRecord(d->begin, d->stream));
     ODE_CUDA(s, d, ode_gpu_launch(&d->a, transient, record, s->block, s->balanced, d->stream));
     d->launched = 1;
     ODE_CUDA(s, d, cudaEventRecord(d->done, d->stream));
@@ -714,6 +718,14 @@ static int ode_gpu_execute(model_solver *s, int transient, int record, OdeReport
     for (int k = 0; k < s->ndev && rc == MODEL_OK; k++)
         if (s->dev[k].a.n > 0) rc = ode_gpu_start(s, &s->dev[k], transient, record);
     if (rc == MODEL_OK) rc = ode_gpu_wait(s, report);
+    s->kernel_seconds = 0;
+    for (int k = 0; k < s->ndev && rc == MODEL_OK; k++) {   /* the slowest device's kernel time */
+        OdeDevice *d = &s->dev[k];
+        float ms = 0;
+        if (!d->launched) continue;
+        ODE_CUDA(s, d, cudaEventElapsedTime(&ms, d->begin, d->done));
+        if (ms / 1e3 > s->kernel_seconds) s->kernel_seconds = ms / 1e3;
+    }
     for (int k = 0; k < s->ndev && rc == MODEL_OK; k++)
         if (s->dev[k].launched) rc = ode_gpu_finish(s, &s->dev[k], record);
     if (rc != MODEL_OK) {
@@ -1178,7 +1190,9 @@ static int ode_execute(model_solver *s, int transient, int record)
     } else {
         s->h.rec = record > 0 ? s->rec : NULL;
         s->h.rec_status = record > 0 ? s->rec_status : NULL;
+        const double t0 = ode_now();
         ode_cpu_run(&s->h, transient, record, s->progress ? ode_report : NULL, &report);
+        s->kernel_seconds = ode_now() - t0;
         s->h.rec = NULL;
         s->h.rec_status = NULL;
     }
@@ -1284,5 +1298,6 @@ int model_solver_stats(model_solver *s, model_stats *stats)
         const int st = s->h.status[i];
         if (st >= 0 && st < ODE_NSTATUS) stats->count[st]++;
     }
+    stats->kernel_seconds = s->kernel_seconds;
     return MODEL_OK;
 }

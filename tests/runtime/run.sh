@@ -223,10 +223,10 @@ same_text "$T/out" "system,rep,y1,status
 # No progress line when standard error is not a terminal; with a terminal, one \r line.
 grep -q $'\r' "$T/err" && fail "progress written to a non-terminal"
 if command -v script >/dev/null 2>&1; then
-    script -qec "timeout 60 $EX --scan 'k=lin(0.2,0.3,400)' --transient 20 --recorded 1 -o $T/tty.csv" /dev/null >"$T/tty" 2>&1
+    script -qec "timeout 60 $EX --scan 'k=lin(0.2,0.3,400)' --transient 20 --recorded 1 -o $T/tty.csv" /dev/null >"$T/tty" 2>&1 </dev/null
     grep -q 'systems/s' "$T/tty" && grep -q $'\r' "$T/tty" && grep -q 'example: 400 systems' "$T/tty" && ok ||
         fail "progress on a terminal: $(cat -v "$T/tty")"
-    script -qec "timeout 60 $EX --quiet --scan 'k=lin(0.2,0.3,400)' --transient 20 --recorded 1 -o $T/tty.csv" /dev/null >"$T/tty" 2>&1
+    script -qec "timeout 60 $EX --quiet --scan 'k=lin(0.2,0.3,400)' --transient 20 --recorded 1 -o $T/tty.csv" /dev/null >"$T/tty" 2>&1 </dev/null
     [ ! -s "$T/tty" ] && ok || fail "--quiet on a terminal: $(cat -v "$T/tty")"
 fi
 
