@@ -319,6 +319,14 @@ ODE_HD static ODE_INLINE ode_mask ode_locate(OdeSystem *s, ode_real t, const ode
 
 /* ------------------------------------------------------------------ one integration */
 
+/* Per-integration step counters: 32 bits when maxsteps allows (cheaper in
+ * the kernel's inner loop), folded into the system's 64-bit totals at the end. */
+#if ODE_OPT_MAXSTEPS < 4000000000ULL
+typedef unsigned int ode_count;
+#else
+typedef unsigned long long ode_count;
+#endif
+
 /* Integrates s from s->t0 to s->t1 (or to a stop) and leaves its status. */
 ODE_HD static ODE_INLINE void ode_integrate(OdeSystem *s)
 {
@@ -331,11 +339,16 @@ ODE_HD static ODE_INLINE void ode_integrate(OdeSystem *s)
 #endif
     const ode_real t1 = s->t1;
     ode_real h = ODE_OPT_DT;
+    /* A step within rounding of the rest takes the rest (no sliver step). */
+    const ode_real clip = ODE_R(1.0) + ODE_R(64.0) * ODE_EPS;
 #if ODE_RKCK45
     const ode_real dtmin = ODE_OPT_DTMIN, dtmax = ODE_OPT_DTMAX;
     h = ode_fmin(ode_fmax(h, dtmin), dtmax);
+#else
+    int whole = 0;                         /* RK4: steps of h planned before t1 needs looking at */
 #endif
-    unsigned long long nstep = 0;
+    ode_count nstep = 0;                   /* accepted steps in this integration */
+    ode_count ntrial = 0;                  /* main trials (stages: ×4 or ×6), rejected ones too */
     OdeTrigStep ts;                        /* h = 0: made for no step size yet */
     ts.h = ODE_R(0.0);
     ODE_UNROLL for (int k = 0; k < ODE_ALLOC(ODE_NTRIG); k++)
@@ -351,21 +364,44 @@ ODE_HD static ODE_INLINE void ode_integrate(OdeSystem *s)
     }
 #endif
     while (s->status == ODE_STATUS_RUNNING) {
-        const ode_real left = t1 - s->t;
-        if (!(left > ODE_R(0.0))) {
-            s->status = ODE_STATUS_FINISHED;
-            break;
-        }
-        /* The last step is clipped to end exactly at t1 (a step within
-         * rounding of the rest takes the rest, leaving no sliver behind). */
         ode_real hs = h;
         int last = 0;
-        if (left <= hs * (ODE_R(1.0) + ODE_R(64.0) * ODE_EPS)) {
-            hs = left;
-            last = 1;
+#if ODE_RKCK45
+        {
+            const ode_real left = t1 - s->t;
+            if (!(left > ODE_R(0.0))) {
+                s->status = ODE_STATUS_FINISHED;
+                break;
+            }
+            if (left <= hs * clip) {       /* the last step ends exactly at t1 */
+                hs = left;
+                last = 1;
+            }
         }
+#else
+        if (whole > 0) {
+            whole--;                       /* a planned whole step: no look at t1 */
+        } else {
+            /* Plan: the whole steps of h that fit before t1 (less a rounding
+             * margin), then the clipped last step. */
+            const ode_real left = t1 - s->t;
+            if (!(left > ODE_R(0.0))) {
+                s->status = ODE_STATUS_FINISHED;
+                break;
+            }
+            if (left <= hs * clip) {
+                hs = left;
+                last = 1;
+            } else {
+                const ode_real n = left / (h * clip);
+                whole = n < ODE_R(1.0e9) ? (int)n - 1 : 1000000000;
+                if (whole < 0) whole = 0;
+            }
+        }
+#endif
         ode_real ynew[ODE_NSTATE];
         ode_real hnext = h;
+        ntrial++;
 #if ODE_RKCK45
         {
             /* A step below rounding of t would not move t: dtmin never goes there. */
@@ -373,7 +409,6 @@ ODE_HD static ODE_INLINE void ode_integrate(OdeSystem *s)
             if (!last && hs < hmin) hs = hmin;
             ode_real err[ODE_NSTATE];
             ode_rkck_step(s, s->t, hs, s->y, ynew, err);
-            s->evals += 6;
             const ode_real ratio = ode_error_ratio(s->y, ynew, err);
             /* At the smallest step a trial is taken whatever its error; the
              * proposal h decides (a clipped last step may be a hair longer
@@ -397,10 +432,8 @@ ODE_HD static ODE_INLINE void ode_integrate(OdeSystem *s)
             if (last && hnext < h) hnext = h;      /* a clipped step says little about the next */
         }
 #else
-        if (!ode_trial(s, s->t, hs, s->y, ynew, &ts)) {
-            s->status = ODE_STATUS_NAN;
-            break;
-        }
+        /* A NaN or Inf in the step shows in the bound check below. */
+        ode_rk4_step(s, s->t, hs, s->y, ynew, &ts);
 #endif
         ode_real tnew = last ? t1 : s->t + hs;
 #if ODE_NEVENT > 0
@@ -411,7 +444,12 @@ ODE_HD static ODE_INLINE void ode_integrate(OdeSystem *s)
         if (target >= 0) {
             ode_real hl = hs;
             fired = ode_locate(s, s->t, s->y, &hl, ynew, gn, g, armed, target, &ts);
-            if (hl != hs) tnew = s->t + hl;
+            if (hl != hs) {
+                tnew = s->t + hl;
+#if !ODE_RKCK45
+                whole = 0;                 /* the grid moved with the event: plan again */
+#endif
+            }
         } else {
             fired = ode_landed_mask(armed, g, gn);
         }
@@ -420,7 +458,6 @@ ODE_HD static ODE_INLINE void ode_integrate(OdeSystem *s)
         s->t = tnew;
         ODE_FOR_STATES(i) s->y[i] = ynew[i];
         nstep++;
-        s->steps++;
         int stop = 0;
 #if ODE_NEVENT > 0
         if (fired) {
@@ -446,18 +483,21 @@ ODE_HD static ODE_INLINE void ode_integrate(OdeSystem *s)
 #if ODE_HAS_ON_STEP
         ode_model_on_step(s);
 #endif
-        int inside = 1, finite = 1;
-        ODE_FOR_STATES(i) {
-            finite &= ode_finite(s->y[i]);
-            inside &= ode_fabs(s->y[i]) <= ODE_OPT_BOUND;
+        /* One comparison per state finds both: NaN fails it too. */
+        int inside = 1;
+        ODE_FOR_STATES(i) inside &= ode_fabs(s->y[i]) <= ODE_OPT_BOUND;
+        if (!inside) {
+            int finite = 1;
+            ODE_FOR_STATES(i) finite &= ode_finite(s->y[i]);
+            s->status = finite ? ODE_STATUS_BOUND : ODE_STATUS_NAN;
         }
-        if (!finite) s->status = ODE_STATUS_NAN;
-        else if (!inside) s->status = ODE_STATUS_BOUND;
         else if (stop == 1) s->status = ODE_STATUS_EVENT;
         else if (stop == 2) s->status = ODE_STATUS_EQUILIBRIUM;
         else if (nstep >= ODE_OPT_MAXSTEPS) s->status = ODE_STATUS_MAXSTEPS;
         h = hnext;
     }
+    s->steps += nstep;
+    s->evals += (unsigned long long)ntrial * (ODE_RKCK45 ? 6u : 4u);
 #if ODE_HAS_ON_END
     ode_model_on_end(s);
 #endif
