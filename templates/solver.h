@@ -432,9 +432,21 @@ ODE_HD static ODE_INLINE void ode_integrate(OdeSystem *s)
             if (last && hnext < h) hnext = h;      /* a clipped step says little about the next */
         }
 #else
-        /* A NaN or Inf in the step shows in the bound check below. */
         ode_rk4_step(s, s->t, hs, s->y, ynew, &ts);
 #endif
+        /* One comparison per state finds both a state beyond the bound and a
+         * NaN or Inf (which fails it too); a step to NaN is not taken, so the
+         * system keeps its last finite state. */
+        int inside = 1;
+        ODE_FOR_STATES(i) inside &= ode_fabs(ynew[i]) <= ODE_OPT_BOUND;
+        if (!inside) {
+            int finite = 1;
+            ODE_FOR_STATES(i) finite &= ode_finite(ynew[i]);
+            if (!finite) {
+                s->status = ODE_STATUS_NAN;
+                break;
+            }
+        }
         ode_real tnew = last ? t1 : s->t + hs;
 #if ODE_NEVENT > 0
         ode_real gn[ODE_NEVENT];
@@ -446,6 +458,8 @@ ODE_HD static ODE_INLINE void ode_integrate(OdeSystem *s)
             fired = ode_locate(s, s->t, s->y, &hl, ynew, gn, g, armed, target, &ts);
             if (hl != hs) {
                 tnew = s->t + hl;
+                inside = 1;                /* the shorter step's own end */
+                ODE_FOR_STATES(i) inside &= ode_fabs(ynew[i]) <= ODE_OPT_BOUND;
 #if !ODE_RKCK45
                 whole = 0;                 /* the grid moved with the event: plan again */
 #endif
@@ -483,14 +497,7 @@ ODE_HD static ODE_INLINE void ode_integrate(OdeSystem *s)
 #if ODE_HAS_ON_STEP
         ode_model_on_step(s);
 #endif
-        /* One comparison per state finds both: NaN fails it too. */
-        int inside = 1;
-        ODE_FOR_STATES(i) inside &= ode_fabs(s->y[i]) <= ODE_OPT_BOUND;
-        if (!inside) {
-            int finite = 1;
-            ODE_FOR_STATES(i) finite &= ode_finite(s->y[i]);
-            s->status = finite ? ODE_STATUS_BOUND : ODE_STATUS_NAN;
-        }
+        if (!inside) s->status = ODE_STATUS_BOUND;
         else if (stop == 1) s->status = ODE_STATUS_EVENT;
         else if (stop == 2) s->status = ODE_STATUS_EQUILIBRIUM;
         else if (nstep >= ODE_OPT_MAXSTEPS) s->status = ODE_STATUS_MAXSTEPS;
