@@ -238,6 +238,8 @@ static void emit_constants(Emitter *E)
     buf_printf(o, "#define ODE_NFIELD %d              /* states, aux, accessories, parameters, derived, t, t0, t1 */\n",
                nfield);
     buf_printf(o, "#define ODE_NTRIG %d               /* sin/cos of time in the right-hand side */\n", E->ntrig);
+    if (m->plain_trig)
+        buf_puts(o, "#define ODE_TRIG_ROTATE 0         /* --no-time-trig: no angle addition in RK4 */\n");
     buf_printf(o, "#define ODE_RKCK45 %d              /* %s */\n", m->rkck45,
                m->rkck45 ? "adaptive Cash-Karp 5(4)" : "classical RK4 with a fixed step");
     buf_printf(o, "#define ODE_OPT_DT ODE_R(%s)\n", c_literal(m->dt, false));
@@ -839,7 +841,7 @@ bool emit_model(const Model *model, GeneratedFile files[GENERATED_FILES])
     E.single = m->single;
     E.cu_name = arena_printf("%s.cu", m->name);
     mark_all_powers(&E);
-    if (!m->plain_trig) find_time_trig(&E);
+    find_time_trig(&E);
     files[0].name = E.cu_name;
     files[1].name = arena_printf("%s.h", m->name);
     files[2].name = arena_printf("%s_main.c", m->name);

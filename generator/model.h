@@ -105,7 +105,7 @@ typedef struct Model {
     long evsteps;
     long long maxsteps;
     bool single;             /* float precision */
-    bool plain_trig;         /* --no-time-trig: sin/cos of time evaluated at every stage */
+    bool plain_trig;         /* --no-time-trig: RK4 evaluates sin/cos of time at each stage time, no angle addition */
 
     Scan *scans;       int nscan;
     long transient, record;

@@ -39,6 +39,10 @@ typedef struct OdeTrigStep {
     OdeTrig half, full;
 } OdeTrigStep;
 
+#ifndef ODE_TRIG_ROTATE
+#define ODE_TRIG_ROTATE 1   /* 0 (odegen --no-time-trig): sin/cos at every distinct stage time */
+#endif
+
 #if ODE_NTRIG > 0
 #define ODE_FOR_TRIG(k) ODE_UNROLL for (int k = 0; k < ODE_NTRIG; k++)
 
@@ -75,10 +79,14 @@ ODE_HD static ODE_INLINE void ode_rk4_step(const OdeSystem *s, ode_real t, ode_r
     ode_real k[ODE_NSTATE], yt[ODE_NSTATE];
     const ode_real h2 = ODE_R(0.5) * h, h3 = h * (ode_real)(1.0 / 3.0), h6 = h * (ode_real)(1.0 / 6.0);
     OdeTrig tr0, tr;
-#if ODE_NTRIG > 0
+#if ODE_NTRIG > 0 && ODE_TRIG_ROTATE
     ode_trig_step_for(s, h, ts);
     ode_model_trig_full(s, t, &tr0);
     ode_trig_rotate(&tr0, &ts->half, &tr);
+#elif ODE_NTRIG > 0
+    (void)ts;                              /* once per distinct stage time: t, t+h/2, t+h */
+    ode_model_trig(s, t, &tr0);
+    ode_model_trig(s, t + h2, &tr);
 #else
     (void)ts;
     tr0.s[0] = tr0.c[0] = ODE_R(0.0);      /* nothing to read: no sin/cos of time */
@@ -90,8 +98,10 @@ ODE_HD static ODE_INLINE void ode_rk4_step(const OdeSystem *s, ode_real t, ode_r
     ODE_FOR_STATES(i) { ynew[i] += h3 * k[i]; yt[i] = y[i] + h2 * k[i]; }
     ode_model_rhs(s, t + h2, yt, k, &tr);
     ODE_FOR_STATES(i) { ynew[i] += h3 * k[i]; yt[i] = y[i] + h * k[i]; }
-#if ODE_NTRIG > 0
+#if ODE_NTRIG > 0 && ODE_TRIG_ROTATE
     ode_trig_rotate(&tr0, &ts->full, &tr);
+#elif ODE_NTRIG > 0
+    ode_model_trig(s, t + h, &tr);
 #endif
     ode_model_rhs(s, t + h, yt, k, &tr);
     ODE_FOR_STATES(i) ynew[i] += h6 * k[i];

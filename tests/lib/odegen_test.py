@@ -42,11 +42,12 @@ def _run(cmd, **kw):
     return p
 
 
-def build(name, text, precision=None, backend=None):
-    """Writes `text` as NAME.ode, generates and builds it; returns the runner's path."""
+def build(name, text, precision=None, backend=None, flags=()):
+    """Writes `text` as NAME.ode, generates and builds it (odegen `flags` too);
+    returns the runner's path."""
     backend = backend or BACKEND
     name = re.sub(r"[^A-Za-z0-9_]", "_", name)   # the model's name is the file's
-    tag = name + "-" + backend + ("-" + precision if precision else "")
+    tag = name + "-" + backend + ("-" + precision if precision else "") + "".join(f.strip("-") for f in flags)
     work = os.path.join(BUILD, tag)
     os.makedirs(work, exist_ok=True)
     ode = os.path.join(work, name + ".ode")
@@ -57,6 +58,7 @@ def build(name, text, precision=None, backend=None):
     cmd = [ODEGEN, name + ".ode", "-o", "gen"]
     if precision:
         cmd += ["--precision", precision]
+    cmd += list(flags)
     p = _run(cmd, cwd=work)
     if p.returncode != 0:
         raise Failure("odegen failed on %s:\n%s" % (name, p.stderr))
