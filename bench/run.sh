@@ -20,8 +20,8 @@ log() { printf '%s  %s\n' "$(date +%T)" "$*"; }
 note() { printf '%s\n' "$1" >>"$RES"; }
 
 SIZES="30720 122880 1048576"
-KM_SCAN="PA1=list:1.1 PA2=list:1.2 f1=log:20:1000:128 f2=log:20:1000:128"
-KM_REPS="128 64"
+KM_SCAN="PA1=list:1.1 PA2=list:1.2 f1=log:20:1000:128 f2=log:20:1000:128"   # one of the four panels: 16384 systems
+KM_REPS="1024 64"
 [ "${BENCH_QUICK:-0}" = 1 ] && SIZES="30720" && KM_SCAN="PA1=list:1.1 PA2=list:1.2 f1=log:20:1000:16 f2=log:20:1000:16" && KM_REPS="8 8"
 
 # ---------------------------------------------------------------- builds
