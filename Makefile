@@ -18,7 +18,7 @@ GEN_SRCS := $(sort $(wildcard generator/*.c))
 EMBED_INPUTS := $(sort $(wildcard templates/*.h templates/*.c runtime/*.h runtime/*.c templates/*.mk))
 GEN_GENERATED := $(B)/lexer.c $(B)/parser.c $(B)/embedded.c
 
-.PHONY: all test test-gpu demo bench fuzz clean deps check-tools
+.PHONY: all test test-gpu demo bench fuzz clean deps check-tools check-gnuplot
 all: $(B)/odegen
 
 # Tools the build needs, with a clear message instead of "flex: command not found".
@@ -97,6 +97,17 @@ fuzz: $(B)/fuzz/fuzz_translator
 # compatibility, a short fuzzing run.  Sanitizers on all host code.
 test: $(B)/odegen $(B)/asan/odegen
 	bash tests/run_all.sh
+
+# The Duffing bifurcation diagram, end to end (examples/demo.sh): on a GPU the
+# paper's scan, on the CPU a smaller one; writes build/demo/duffing.{csv,png}.
+GNUPLOT ?= gnuplot
+check-gnuplot:
+	@command -v $(GNUPLOT) >/dev/null 2>&1 || { \
+	  echo "make demo draws its figure with gnuplot.  Install it with:  sudo apt-get install gnuplot-nox   (or: make deps)" >&2; \
+	  exit 1; }
+
+demo: check-gnuplot $(B)/odegen
+	bash examples/demo.sh
 
 # The GPU suite (run it on a machine with a GPU): tests/gpu/run.sh
 test-gpu: $(B)/odegen

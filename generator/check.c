@@ -41,6 +41,7 @@ typedef struct Ctx {
     const char *write_what;    /* "states and accessories" */
     Symbol *func;              /* inside a function: its arguments are in scope */
     Event *event;              /* inside an event's block: `count` is in scope */
+    const char *also;          /* one more name to suggest for a typo (`arret`) */
 } Ctx;
 
 static const char *kind_phrase(SymKind k)
@@ -97,7 +98,8 @@ static void suggest_add(Suggest *s, const char *cand)
         return;
     int d = name_distance(s->word, cand);
     int len = (int)strlen(s->word);
-    int limit = len <= 3 ? 1 : len <= 6 ? 2 : 3;
+    /* one letter is no typo of another ('a' for 'x') */
+    int limit = len <= 1 ? 0 : len <= 3 ? 1 : len <= 6 ? 2 : 3;
     if (d <= limit && d < s->dist) {
         s->dist = d;
         s->best = cand;
@@ -198,6 +200,7 @@ static void unknown_name(Checker *c, const char *name, Loc loc, const Ctx *ctx)
         for (int i = 0; i < ctx->func->nargs; i++)
             suggest_add(&sg, ctx->func->args[i]->name);
     if (ctx->read & BIT(SYM_TIME)) suggest_add(&sg, "t");
+    if (ctx->also) suggest_add(&sg, ctx->also);
     if (!sg.best) suggest_symbols(c, &sg, ~0u);
     error_at(loc, "unknown name '%s'%s", name, suggest_text(&sg));
 }
@@ -206,7 +209,11 @@ static void unknown_name(Checker *c, const char *name, Loc loc, const Ctx *ctx)
 static Symbol *resolve_read(Checker *c, const char *name, Loc loc, const Ctx *ctx)
 {
     Symbol *s = lookup(c, name, ctx);
-    if (!s || (s->kind == SYM_COUNT && !ctx->event)) {
+    if (s && s->kind == SYM_COUNT && !ctx->event) {
+        error_at(loc, "'count' (the detections of an event so far) can only be used in an event's block");
+        return NULL;
+    }
+    if (!s) {
         unknown_name(c, name, loc, ctx);
         return NULL;
     }
@@ -448,63 +455,132 @@ static bool is_integer(double v) { return v == floor(v) && fabs(v) < 9.0e18; }
 
 /* ------------------------------------------------------------------ dependency order */
 
-typedef struct Path {
-    Symbol *sym[64];
-    int n;
-} Path;
-
-static void topo_visit(Checker *c, Symbol *s, SymKind kind, Symbol **out, int *nout, Path *path);
-
-static void topo_refs(Checker *c, Node *n, SymKind kind, Symbol **out, int *nout, Path *path)
+/* The symbols of `kind` an expression reads, in the order of a depth-first
+ * walk, repeats included (the walk is as deep as the expression, which the
+ * parser bounds). */
+static void deps_of(const Node *n, SymKind kind, Symbol ***deps, int *ndeps)
 {
     if (!n) return;
-    if ((n->kind == N_NAME || n->kind == N_CALL) && n->sym && n->sym->kind == kind)
-        topo_visit(c, n->sym, kind, out, nout, path);
-    topo_refs(c, n->lhs, kind, out, nout, path);
-    topo_refs(c, n->rhs, kind, out, nout, path);
-    topo_refs(c, n->cond, kind, out, nout, path);
-    for (Node *a = n->args; a; a = a->next) topo_refs(c, a, kind, out, nout, path);
+    if ((n->kind == N_NAME || n->kind == N_CALL) && n->sym && n->sym->kind == kind) PUSH(*deps, *ndeps, n->sym);
+    deps_of(n->lhs, kind, deps, ndeps);
+    deps_of(n->rhs, kind, deps, ndeps);
+    deps_of(n->cond, kind, deps, ndeps);
+    for (const Node *a = n->args; a; a = a->next) deps_of(a, kind, deps, ndeps);
 }
 
-/* Depth-first: a symbol comes after everything of its kind it uses. */
-static void topo_visit(Checker *c, Symbol *s, SymKind kind, Symbol **out, int *nout, Path *path)
+/* One symbol on the depth-first path, and where it is in its dependencies. */
+typedef struct Frame {
+    Symbol *s;
+    Symbol **deps;
+    int ndeps, next;
+} Frame;
+
+static Frame frame_for(Symbol *s, SymKind kind)
 {
-    if (s->visiting == 2) return;
-    if (s->visiting == 1) {
-        /* A cycle: name it from s around to s. */
-        char buf[512] = "";
-        int start = 0;
-        for (int i = 0; i < path->n; i++) if (path->sym[i] == s) start = i;
-        for (int i = start; i < path->n && strlen(buf) < 400; i++) {
-            strcat(buf, path->sym[i]->name);
-            strcat(buf, " → ");
-        }
-        strcat(buf, s->name);
-        error_at(s->loc, "'%s' depends on itself: %s", s->name, buf);
-        s->visiting = 2;
-        return;
-    }
-    s->visiting = 1;
-    if (path->n < 64) path->sym[path->n] = s;
-    path->n++;
-    topo_refs(c, s->expr, kind, out, nout, path);
-    path->n--;
-    if (s->visiting == 1) {
-        s->visiting = 2;
-        s->order = *nout;
-        out[(*nout)++] = s;
-    }
+    Frame f = {s, NULL, 0, 0};
+    deps_of(s->expr, kind, &f.deps, &f.ndeps);
+    return f;
 }
 
+/* A cycle through s, the path being stack[0..top]: named from s around to s. */
+static void cycle_error(const Frame *stack, int top, const Symbol *s)
+{
+    int start = top;
+    while (start > 0 && stack[start].s != s) start--;
+    const char *path = "";
+    for (int i = start; i <= top; i++) {
+        if (strlen(path) > 400) {
+            path = arena_printf("%s… → ", path);
+            break;
+        }
+        path = arena_printf("%s%s → ", path, stack[i].s->name);
+    }
+    error_at(s->loc, "'%s' depends on itself: %s%s", s->name, path, s->name);
+}
+
+/* Sorts syms (all the symbols of `kind`) so that each comes after those it
+ * uses; a cycle is an error (and the order is left as it was).  Depth-first,
+ * with an explicit stack: a chain of thousands of definitions is no deeper
+ * for the C stack than one. */
 static void topo_sort(Checker *c, Symbol **syms, int n, SymKind kind)
 {
+    (void)c;
     if (!n) return;
     Symbol **out = arena_alloc(sizeof(Symbol *) * (size_t)n);
+    Frame *stack = arena_alloc(sizeof(Frame) * (size_t)(n + 1));
     int nout = 0;
-    Path path;
-    path.n = 0;
-    for (int i = 0; i < n; i++) topo_visit(c, syms[i], kind, out, &nout, &path);
+    for (int i = 0; i < n; i++) {
+        if (syms[i]->visiting) continue;
+        int top = 0;
+        syms[i]->visiting = 1;
+        stack[0] = frame_for(syms[i], kind);
+        while (top >= 0) {
+            Frame *f = &stack[top];
+            if (f->next < f->ndeps) {
+                Symbol *d = f->deps[f->next++];
+                if (d->visiting == 2) continue;
+                if (d->visiting == 1) {
+                    cycle_error(stack, top, d);
+                    d->visiting = 2;
+                    continue;
+                }
+                if (top + 1 > n) continue;   /* not one of syms: cannot happen */
+                d->visiting = 1;
+                stack[++top] = frame_for(d, kind);
+                continue;
+            }
+            if (f->s->visiting == 1) {
+                f->s->visiting = 2;
+                f->s->order = nout;
+                out[nout++] = f->s;
+            }
+            top--;
+        }
+    }
     if (nout == n) memcpy(syms, out, sizeof(Symbol *) * (size_t)n);
+}
+
+/* How deep the emitter's walks go (emit.c refs_expr, emit_trig.c): they
+ * follow each temporary an expression reads into its definition.  `depth`
+ * holds, by declaration index, that depth for the temporaries done so far. */
+static int walk_depth(const Node *n, int here, const int *depth)
+{
+    int best = here;
+    if (n->kind == N_NAME && n->sym && n->sym->kind == SYM_TEMP) best = here + depth[n->sym->index];
+    const Node *one[] = {n->lhs, n->rhs, n->cond};
+    for (int i = 0; i < 3; i++)
+        if (one[i]) {
+            int d = walk_depth(one[i], here + 1, depth);
+            if (d > best) best = d;
+        }
+    for (const Node *a = n->args; a; a = a->next) {
+        int d = walk_depth(a, here + 1, depth);
+        if (d > best) best = d;
+    }
+    return best;
+}
+
+enum { MAX_NESTING = 5000 };   /* as parser.y's MAX_DEPTH for one statement */
+
+/* Temporaries defined through a chain of temporaries nested deeper than
+ * MAX_NESTING are refused: no pass may run out of stack.  After topo_sort. */
+static void check_nesting(Checker *c)
+{
+    Model *m = c->m;
+    int *depth = arena_alloc(sizeof(int) * (size_t)(m->ntemp + 1));
+    Symbol *const *lists[] = {m->temps, m->aux};
+    int counts[] = {m->ntemp, m->naux};
+    for (int k = 0; k < 2; k++)
+        for (int i = 0; i < counts[k]; i++) {
+            Symbol *s = lists[k][i];
+            int d = s->expr ? walk_depth(s->expr, 1, depth) : 0;
+            if (s->kind == SYM_TEMP) depth[s->index] = d;
+            if (d > MAX_NESTING) {
+                error_at(s->loc, "'%s' is defined through temporaries nested more than %d levels deep",
+                         s->name, MAX_NESTING);
+                return;
+            }
+        }
 }
 
 /* ------------------------------------------------------------------ pass 1: declare */
@@ -659,11 +735,16 @@ static void evaluate_constants(Checker *c, Node *inits)
 {
     Model *m = c->m;
     Ctx x = ctx_make(READ_CONST, "a number", "; a number is a constant made of numbers");
-    for (int i = 0; i < m->nnumber; i++) resolve_expr(c, m->numbers[i]->expr, &x);
+    bool *reported = arena_alloc(sizeof(bool) * (size_t)(m->nnumber + 1));   /* by declaration index */
+    for (int i = 0; i < m->nnumber; i++) {
+        int before = diag_error_count();
+        resolve_expr(c, m->numbers[i]->expr, &x);
+        reported[m->numbers[i]->index] = diag_error_count() != before;
+    }
     topo_sort(c, m->numbers, m->nnumber, SYM_NUMBER);
     for (int i = 0; i < m->nnumber; i++) {
         Symbol *s = m->numbers[i];
-        if (s->visiting == 2 && !eval_const(c, s->expr, &s->value))
+        if (s->visiting == 2 && !eval_const(c, s->expr, &s->value) && !reported[s->index])
             error_at(s->expr->loc, "the value of number '%s' is not a constant", s->name);
     }
     for (int i = 0; i < m->nparam; i++) {
@@ -812,8 +893,9 @@ static void check_global(Checker *c, Node *d)
         kept = ast_append(kept, s);
     }
     ev->body = kept;
-    Ctx b = block_ctx(arena_printf("global '%s'", ev->sym->name), BIT(SYM_STATE) | BIT(SYM_ACC),
+    Ctx b = block_ctx(arena_printf("the global of line %d", d->loc.line), BIT(SYM_STATE) | BIT(SYM_ACC),
                       EVENT_WRITE, ev);
+    b.also = "arret";
     resolve_block(c, ev->body, &b);
 }
 
@@ -1221,6 +1303,7 @@ Model *check_program(const Program *prog, int precision)
     if (m->nderived) memcpy(m->derived_order, m->derived, sizeof(Symbol *) * (size_t)m->nderived);
     topo_sort(c, m->derived_order, m->nderived, SYM_DERIVED);
     topo_sort(c, m->temps, m->ntemp, SYM_TEMP);
+    if (!diag_error_count()) check_nesting(c);
 
     Loc dtmin_loc = nowhere, dtmax_loc = nowhere;
     bool repeat_seen = false;

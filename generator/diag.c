@@ -34,6 +34,7 @@ void diag_set_source(const char *path, const char *text, size_t len)
     src.len = len;
     src.line_start = NULL;
     src.nlines = 0;
+    src.errors = 0;
 }
 
 void diag_set_stream(FILE *stream) { src.stream = stream; }

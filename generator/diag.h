@@ -19,7 +19,8 @@
 #define ODEGEN_PRINTF(fmt, args)
 #endif
 
-/* The file being translated: its path as given and its whole text. */
+/* The file being translated: its path as given and its whole text.  Starts a
+ * new count of errors (a process may translate several texts: the fuzzer). */
 void diag_set_source(const char *path, const char *text, size_t len);
 void diag_set_stream(FILE *stream);      /* default: stderr */
 

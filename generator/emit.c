@@ -278,24 +278,26 @@ static void emit_powers(Emitter *E)
     }
 }
 
+/* n and the nodes after it in its list (a loop: a block may hold a hundred
+ * thousand statements; the recursion only goes as deep as the tree). */
 static void mark_powers(Emitter *E, const Node *n)
 {
-    if (!n) return;
-    if (n->kind == N_POW) {
-        int k = integer_power(n);
-        int a = k < 0 ? -k : k;
-        if (a >= 2 && (a > 3 || !(n->lhs->kind == N_NUM || (n->lhs->kind == N_NAME && n->lhs->sym &&
-                                                             n->lhs->sym->kind != SYM_TEMP &&
-                                                             n->lhs->sym->kind != SYM_AUX))))
-            E->powers |= 1ULL << a;
+    for (; n; n = n->next) {
+        if (n->kind == N_POW) {
+            int k = integer_power(n);
+            int a = k < 0 ? -k : k;
+            if (a >= 2 && (a > 3 || !(n->lhs->kind == N_NUM || (n->lhs->kind == N_NAME && n->lhs->sym &&
+                                                                 n->lhs->sym->kind != SYM_TEMP &&
+                                                                 n->lhs->sym->kind != SYM_AUX))))
+                E->powers |= 1ULL << a;
+        }
+        mark_powers(E, n->lhs);
+        mark_powers(E, n->rhs);
+        mark_powers(E, n->cond);
+        mark_powers(E, n->args);
+        mark_powers(E, n->body);
+        mark_powers(E, n->els);
     }
-    mark_powers(E, n->lhs);
-    mark_powers(E, n->rhs);
-    mark_powers(E, n->cond);
-    mark_powers(E, n->args);
-    mark_powers(E, n->body);
-    mark_powers(E, n->els);
-    mark_powers(E, n->next);
 }
 
 static void mark_all_powers(Emitter *E)

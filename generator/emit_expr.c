@@ -89,11 +89,18 @@ static bool cname_taken(const Model *m, const char *cname, const Symbol *self)
     return false;
 }
 
+/* A name that starts with '_' or 'ode_' gets a 'u' in front: a suffix alone
+ * would leave it in the generated code's name space (and renaming would
+ * never end). */
+static const char *renamed_base(const char *name)
+{
+    return name[0] == '_' || !strncasecmp(name, "ode_", 4) ? arena_printf("u%s", name) : name;
+}
+
 static const char *cname_for(const Model *m, const Symbol *s)
 {
     if (!needs_rename(s->name) && !cname_taken(m, s->name, s)) return s->name;
-    const char *base = s->name[0] == '_' ? arena_printf("u%s", s->name) : s->name;
-    const char *c = arena_printf("%s_u", base);
+    const char *c = arena_printf("%s_u", renamed_base(s->name));
     while (cname_taken(m, c, s) || needs_rename(c)) c = arena_printf("%s_u", c);
     return c;
 }
@@ -105,8 +112,7 @@ void assign_cnames(Model *m)
         s->cname = s->kind == SYM_FUNC ? arena_printf("ode_fn_%s", s->name) : cname_for(m, s);
         for (int k = 0; k < s->nargs; k++) {
             Symbol *a = s->args[k];
-            a->cname = needs_rename(a->name) ? arena_printf("%s%s_u", a->name[0] == '_' ? "u" : "", a->name)
-                                             : a->name;
+            a->cname = needs_rename(a->name) ? arena_printf("%s_u", renamed_base(a->name)) : a->name;
         }
     }
 }
@@ -332,9 +338,12 @@ void emit_cond(Emitter *E, const Node *n, int prec)
     }
     open_paren(E, mine, prec);
     if (mine == P_AND || mine == P_OR) {
-        emit_cond(E, n->lhs, mine);
+        /* && inside || in parentheses all the same: the output stays clean
+         * under -Wall (-Wparentheses) */
+        bool is_or = mine == P_OR;
+        emit_cond(E, n->lhs, is_or && n->lhs->kind == N_AND ? P_AND + 1 : mine);
         buf_puts(E->out, binary_op(n->kind));
-        emit_cond(E, n->rhs, mine + 1);
+        emit_cond(E, n->rhs, is_or && n->rhs->kind == N_AND ? P_AND + 1 : mine + 1);
     } else {
         emit_value(E, n->lhs, mine);
         buf_puts(E->out, binary_op(n->kind));

@@ -57,6 +57,13 @@ struct ParseState {
     int prev_kind;          /* the token handed out before it */
     size_t tok_text_off;
     int tok_text_len;
+    Loc tok_loc;
+    /* The token before the last one, and the one before that (a misspelt
+     * keyword that starts a statement: `parr a=1`). */
+    int prev2_kind;
+    size_t prev_text_off;
+    int prev_text_len;
+    Loc prev_loc;
     bool line_has_tokens;   /* a token other than EOL since the last EOL */
     bool any_token;         /* a real token was handed out */
     Loc last;               /* the last real token's span */
@@ -94,6 +101,7 @@ void lex_recover(yyscan_t scanner);
 }
 
 %code {
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -101,6 +109,7 @@ void lex_recover(yyscan_t scanner);
 #include "arena.h"
 #include "diag.h"
 #include "parse.h"
+#include "util.h"
 
 #include "lexer.h"
 
@@ -708,6 +717,39 @@ static bool expects(const yypcontext_t *ctx, const char *want)
     return false;
 }
 
+/* A statement that starts with a misspelt keyword (`parr a=1`, `iff (x>0)
+ * {…}`) fails at the word after it: the keyword meant, or NULL when the word
+ * that starts the statement is not close to one. */
+static const char *misspelt_keyword(const struct ParseState *ps)
+{
+    static const char *const top[] = {"par", "param", "number", "init", "aux", "global", "event",
+                                      "acc", "on", "tolerance", "scan", "repeat", "record", "done",
+                                      NULL};
+    static const char *const in_block[] = {"if", NULL};
+    if (ps->prev_kind != NAME || ps->prev_text_len < 2 || ps->prev_text_len > 40)
+        return NULL;
+    if (!(ps->prev2_kind == EOL || ps->prev2_kind == END || ps->prev2_kind == ';' ||
+          ps->prev2_kind == '{'))
+        return NULL;
+    bool block = false;
+    for (int i = 0; i < ps->nbr; i++)
+        block |= ps->br[i].c == '{';
+    const char *word = arena_strndup(ps->text + ps->prev_text_off, (size_t)ps->prev_text_len);
+    int limit = ps->prev_text_len <= 3 ? 1 : ps->prev_text_len <= 6 ? 2 : 3;
+    const char *best = NULL;
+    int best_d = limit + 1;
+    for (const char *const *k = block ? in_block : top; *k; k++) {
+        int d = name_distance(word, *k);
+        /* on a tie, the keyword with the same first letter (`don`: done, not on) */
+        if (d > 0 && (d < best_d || (d == best_d && best && (*k)[0] == tolower((unsigned char)word[0]) &&
+                                     best[0] != tolower((unsigned char)word[0])))) {
+            best_d = d;
+            best = *k;
+        }
+    }
+    return best;
+}
+
 static int yyreport_syntax_error(const yypcontext_t *ctx, yyscan_t scanner)
 {
     struct ParseState *ps = ode_yyget_extra(scanner);
@@ -715,6 +757,13 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, yyscan_t scanner)
     Loc loc = *yypcontext_location(ctx);
     if (tok == YYSYMBOL_BADLINE)
         return 0;   /* the scanner has said what is wrong here */
+
+    const char *keyword = misspelt_keyword(ps);
+    if (keyword) {
+        error_at(ps->prev_loc, "unknown statement '%.*s'; did you mean '%s'?", ps->prev_text_len,
+                 ps->text + ps->prev_text_off, keyword);
+        return 0;
+    }
 
     /* A bracket still open when the line ends: say so, Lua-style. */
     if ((tok == YYSYMBOL_EOL || tok == YYSYMBOL_YYEOF) && ps->nbr > 0) {

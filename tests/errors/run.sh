@@ -1,0 +1,107 @@
+#!/usr/bin/env bash
+# tests/errors/run.sh — odegen's messages for bad .ode files (SPEC §6).
+#
+#   tests/errors/run.sh            run every case (build/asan/odegen)
+#   tests/errors/run.sh --update   rewrite NAME.err from odegen's output
+#                                  (review the diff before committing)
+#
+# Each NAME.ode is a bad model and NAME.err the exact standard error that
+# `odegen NAME.ode` must print when run from the file's directory: every
+# error of the file, each with file:line:col, the source line and the caret
+# line, then the count.  Each case is run four ways, in a scratch directory
+# that holds only NAME.ode:
+#   odegen --check NAME.ode           the checks alone
+#   odegen NAME.ode                   the default output directory ./NAME
+#   odegen NAME.ode -o new            a directory that does not exist yet
+#   odegen NAME.ode -o empty          a directory that exists, empty
+# and each must exit with status 1, print exactly NAME.err and leave the
+# scratch directory as it was (no ./NAME, no new/, empty/ still empty).
+# A sanitizer report (ASan, UBSan, leaks) or a crash changes the status: a
+# failure.  The command line's own errors are checked at the end.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+ODEGEN=${ODEGEN:-$root/build/asan/odegen}
+export ASAN_OPTIONS=${ASAN_OPTIONS:-exitcode=99:detect_leaks=1}
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:exitcode=98:print_stacktrace=1}
+[ -x "$ODEGEN" ] || { echo "run.sh: $ODEGEN not found (make build/asan/odegen)" >&2; exit 2; }
+
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT INT TERM
+fail=0
+cases=0
+failed() { echo "FAIL $*"; fail=$((fail + 1)); }
+
+cd "$here" || exit 2
+if [ "${1:-}" = --update ]; then
+    for ode in *.ode; do
+        (cd "$here" && "$ODEGEN" --check "$ode" 2>"${ode%.ode}.err" >/dev/null)
+    done
+    echo "rewrote the .err files in $here"
+    exit 0
+fi
+
+for ode in *.ode; do
+    name=${ode%.ode}
+    cases=$((cases + 1))
+    if [ ! -f "$name.err" ]; then
+        failed "$name: no $name.err"
+        continue
+    fi
+    for way in check default new empty; do
+        w=$T/$name.$way
+        mkdir -p "$w" && cp "$ode" "$w/"
+        case $way in
+            check)   args=(--check "$ode") ;;
+            default) args=("$ode") ;;
+            new)     args=("$ode" -o new) ;;
+            empty)   mkdir "$w/empty"; args=("$ode" -o empty) ;;
+        esac
+        (cd "$w" && exec "$ODEGEN" "${args[@]}") >"$T/out" 2>"$T/err"
+        rc=$?
+        if [ $rc -ne 1 ]; then
+            failed "$name (${args[*]}): exit status $rc, expected 1"
+            head -30 "$T/err" | sed 's/^/    /'
+            continue
+        fi
+        if ! cmp -s "$T/err" "$name.err"; then
+            failed "$name (${args[*]}): the messages differ from $name.err"
+            diff "$name.err" "$T/err" | head -30 | sed 's/^/    /'
+            continue
+        fi
+        [ -s "$T/out" ] && failed "$name (${args[*]}): wrote to standard output: $(head -c 200 "$T/out")"
+        left=$(cd "$w" && find . -mindepth 1 ! -path "./$ode" ! -path ./empty | sort | tr '\n' ' ')
+        [ -n "$left" ] && failed "$name (${args[*]}): wrote $left"
+    done
+done
+[ "$cases" -ge 40 ] || failed "only $cases cases (at least 40 expected)"
+
+# ---- the command line
+cli() {     # cli STATUS 'expected first line of stderr' ARGS…
+    local want_rc=$1 want=$2
+    shift 2
+    (cd "$T" && exec "$ODEGEN" "$@") >/dev/null 2>"$T/err"
+    local rc=$?
+    local got
+    got=$(head -n 1 "$T/err")
+    if [ $rc -ne "$want_rc" ] || [ "$got" != "$want" ]; then
+        failed "odegen $*: status $rc, '$got' (expected $want_rc, '$want')"
+    fi
+}
+printf "x' = -x\n" >"$T/ok.ode"
+mkdir -p "$T/dir.ode"
+cli 1 "odegen: error: cannot read 'missing.ode': No such file or directory" missing.ode
+cli 1 "odegen: error: cannot read 'dir.ode': Is a directory" dir.ode
+cli 2 "odegen: error: unknown option '--chek'" --chek ok.ode
+cli 2 "odegen: error: --precision must be double or float, not 'half'" ok.ode --precision half
+cli 2 "odegen: error: -o needs a value" ok.ode -o
+cli 2 "odegen: error: one .ode file at a time ('ok.ode' and 'other.ode')" ok.ode other.ode
+cli 2 "usage: odegen FILE.ode [-o DIR] [--precision double|float] [--check]"
+: >"$T/plain"
+cli 1 "odegen: error: cannot create directory 'plain/sub': Not a directory" ok.ode -o plain/sub
+
+if [ $fail -ne 0 ]; then
+    echo "tests/errors: $fail FAILED ($cases cases)"
+    exit 1
+fi
+echo "tests/errors: all $cases cases passed (each by --check, ./NAME, -o new, -o empty), and the command line"
