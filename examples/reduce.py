@@ -30,6 +30,7 @@ error.  Only the standard library is used.
 """
 import argparse
 import math
+import os
 import sys
 
 SKIP_STATUS = {"nan", "bound", "ready"}
@@ -61,7 +62,10 @@ def parse_args(argv):
 def systems(stream, wanted):
     """Yields, per system, a list of (values of the wanted fields, usable) for
     its rows; `usable` is false for a row whose status is left out."""
-    header = stream.readline().strip().split(",")
+    first = stream.readline()
+    if not first:
+        sys.exit("reduce.py: no input (did the runner fail?)")
+    header = first.strip().split(",")
     if len(header) < 3 or header[0] != "system" or header[-1] != "status":
         sys.exit("reduce.py: input is not a runner CSV (header: %s)" % ",".join(header)[:200])
     try:
@@ -147,12 +151,19 @@ def maximum(a, out):
 
 def main(argv):
     a = parse_args(argv)
-    out = sys.stdout if a.output == "-" else open(a.output + ".tmp", "w")
-    {"points": points, "mean": mean, "max": maximum}[a.mode](a, out)
-    if out is not sys.stdout:
-        out.close()
-        import os
-        os.replace(a.output + ".tmp", a.output)
+    reduce = {"points": points, "mean": mean, "max": maximum}[a.mode]
+    if a.output == "-":
+        reduce(a, sys.stdout)
+        return
+    tmp = a.output + ".tmp"           # renamed when complete, removed on failure
+    try:
+        with open(tmp, "w") as out:
+            reduce(a, out)
+        os.replace(tmp, a.output)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.remove(tmp)
+        raise
 
 
 if __name__ == "__main__":
