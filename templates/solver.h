@@ -498,9 +498,11 @@ ODE_HD static ODE_INLINE void ode_integrate(OdeSystem *s)
         }
         ODE_FOR_EVENTS(e) {
             g[e] = gn[e];
-            if (!(armed & ODE_BIT(e))) {
-                if (ode_fabs(g[e]) > ode_event_tol(e)) armed |= ODE_BIT(e);   /* left the zone: re-armed */
-                else if (!(fired & ODE_BIT(e)) && ++zone[e] >= ODE_OPT_EVSTEPS) stop = 2;
+            if (ode_fabs(g[e]) > ode_event_tol(e)) {   /* outside the zone: (re-)armed */
+                armed |= ODE_BIT(e);
+                zone[e] = 0;
+            } else if (!(fired & ODE_BIT(e)) && ++zone[e] >= ODE_OPT_EVSTEPS) {
+                stop = 2;   /* evsteps accepted steps in the zone, armed or not: an equilibrium */
             }
         }
 #endif

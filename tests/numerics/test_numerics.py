@@ -249,6 +249,23 @@ done
     check(abs(r["t"][0] - 0.5) < 1e-12, "stopped at t = %.15g" % r["t"][0])
 
 
+def test_equilibrium_entered_from_the_wrong_side():
+    """A damped oscillator that settles into the zone of an event whose
+    direction it never crosses in (v -> 0 without a final downward crossing
+    beyond the zone) is still an equilibrium after evsteps steps in the zone:
+    it must not run on to t1 = 1e4."""
+    ode = """x'=v
+v'=-x-0.5*v
+init x=1, v=0.1
+event turn: v, dir=-1
+@ meth=rkck45, toler=1e-10, atoler=1e-10, total=1e4
+done
+"""
+    r = run(build("equilibrium_armed", ode), "--fields", "t")
+    check(r.status[0] == "equilibrium", "status %s" % r.status[0])
+    check(r["t"][0] < 1e3, "stopped only at t = %g" % r["t"][0])
+
+
 def test_global_arret():
     """An XPPAUT global with arret=1: x = cos t crossing 0 upwards stops the
     integration at 3pi/2, after the reset of the global ran."""
