@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "arena.h"
 #include "builtins.h"
@@ -82,6 +83,7 @@ static const char *kind_phrase(SymKind k)
 typedef struct Suggest {
     const char *best;
     int dist;
+    int line;           /* where the best one is declared (0: a keyword, a built-in) */
     const char *word;
 } Suggest;
 
@@ -89,33 +91,61 @@ static void suggest_init(Suggest *s, const char *word)
 {
     s->best = NULL;
     s->dist = 1000;
+    s->line = 0;
     s->word = word;
 }
 
-static void suggest_add(Suggest *s, const char *cand)
+static void suggest_add_at(Suggest *s, const char *cand, int line)
 {
     if (!cand || name_eq(cand, s->word))
         return;
     int d = name_distance(s->word, cand);
     int len = (int)strlen(s->word);
-    /* one letter is no typo of another ('a' for 'x') */
-    int limit = len <= 1 ? 0 : len <= 3 ? 1 : len <= 6 ? 2 : 3;
+    int limit = len <= 3 ? 1 : len <= 6 ? 2 : 3;
+    if (len == 1 && strlen(cand) == 1)
+        return;     /* one letter is no typo of another ('a' for 'x') */
     if (d <= limit && d < s->dist) {
         s->dist = d;
         s->best = cand;
+        s->line = line;
     }
 }
 
+static void suggest_add(Suggest *s, const char *cand) { suggest_add_at(s, cand, 0); }
+
+/* "; did you mean 'kapa' (line 2)?": the line, so that a typo in the
+ * declaration is found from the place that uses the right name. */
 static const char *suggest_text(const Suggest *s)
 {
-    return s->best ? arena_printf("; did you mean '%s'?", s->best) : "";
+    if (!s->best) return "";
+    if (s->line > 0) return arena_printf("; did you mean '%s' (line %d)?", s->best, s->line);
+    return arena_printf("; did you mean '%s'?", s->best);
 }
 
 static void suggest_symbols(Checker *c, Suggest *sg, unsigned kinds)
 {
     for (int i = 0; i < c->m->nsyms; i++)
         if (kinds & BIT(c->m->syms[i]->kind))
-            suggest_add(sg, c->m->syms[i]->name);
+            suggest_add_at(sg, c->m->syms[i]->name, c->m->syms[i]->loc.line);
+}
+
+/* A declaration that lost the blank after its keyword (`auxenergy=…` is a
+ * temporary named auxenergy): "did you mean 'aux energy' (line 10)?". */
+static void suggest_glued_keyword(Checker *c, Suggest *sg)
+{
+    static const char *const keywords[] = {"par", "param", "p", "number", "aux", "acc", NULL};
+    size_t len = strlen(sg->word);
+    for (int i = 0; i < c->m->nsyms && !sg->best; i++) {
+        const Symbol *s = c->m->syms[i];
+        size_t n = strlen(s->name);
+        for (const char *const *k = keywords; *k && !sg->best; k++) {
+            size_t kl = strlen(*k);
+            if (n == kl + len && !strncasecmp(s->name, *k, kl) && name_eq(s->name + kl, sg->word)) {
+                sg->best = arena_printf("%.*s %s", (int)kl, s->name, s->name + kl);
+                sg->line = s->loc.line;
+            }
+        }
+    }
 }
 
 /* ------------------------------------------------------------------ symbols */
@@ -202,6 +232,7 @@ static void unknown_name(Checker *c, const char *name, Loc loc, const Ctx *ctx)
     if (ctx->read & BIT(SYM_TIME)) suggest_add(&sg, "t");
     if (ctx->also) suggest_add(&sg, ctx->also);
     if (!sg.best) suggest_symbols(c, &sg, ~0u);
+    if (!sg.best) suggest_glued_keyword(c, &sg);
     error_at(loc, "unknown name '%s'%s", name, suggest_text(&sg));
 }
 
@@ -762,8 +793,8 @@ static void evaluate_constants(Checker *c, Node *inits)
             continue;
         }
         if (s->kind != SYM_STATE) {
-            error_at(it->name_loc, "'%s' is %s; initial values are given to states", it->name,
-                     kind_phrase(s->kind));
+            error_at(it->name_loc, "'%s' is %s (line %d); initial values are given to states", it->name,
+                     kind_phrase(s->kind), s->loc.line);
             continue;
         }
         const_value(c, it->rhs, "an initial value", &s->value);
@@ -946,7 +977,8 @@ static void check_on(Checker *c, Node *d)
     suggest_add(&sg, "start");
     suggest_add(&sg, "step");
     suggest_add(&sg, "end");
-    for (int i = 0; i < m->nevent; i++) suggest_add(&sg, m->events[i].sym->name);
+    for (int i = 0; i < m->nevent; i++)
+        if (!m->events[i].is_global) suggest_add_at(&sg, m->events[i].sym->name, m->events[i].line);
     error_at(d->name_loc, "'on %s': no such event or hook%s (hooks are start, step and end)", d->name,
              suggest_text(&sg));
 }
@@ -995,6 +1027,7 @@ static void check_scan(Checker *c, Node *d)
         Suggest sg;
         suggest_init(&sg, d->name);
         suggest_symbols(c, &sg, BIT(SYM_PARAM) | BIT(SYM_STATE));
+        if (!sg.best) suggest_glued_keyword(c, &sg);
         error_at(d->name_loc, "unknown name '%s'%s", d->name, suggest_text(&sg));
         return;
     }
@@ -1101,6 +1134,7 @@ static void check_record(Checker *c, Node *d)
             suggest_init(&sg, a->name);
             suggest_symbols(c, &sg, BIT(SYM_STATE) | BIT(SYM_AUX) | BIT(SYM_ACC) | BIT(SYM_PARAM) |
                                         BIT(SYM_DERIVED));
+            if (!sg.best) suggest_glued_keyword(c, &sg);
             error_at(a->loc, "unknown name '%s'%s", a->name, suggest_text(&sg));
             continue;
         }

@@ -17,7 +17,8 @@
 # and each must exit with status 1, print exactly NAME.err and leave the
 # scratch directory as it was (no ./NAME, no new/, empty/ still empty).
 # A sanitizer report (ASan, UBSan, leaks) or a crash changes the status: a
-# failure.  The command line's own errors are checked at the end.
+# failure.  The command line's own errors are checked at the end, and
+# typos.py makes a typo at every place of a model (typos/kitchen_sink.ode).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
@@ -99,6 +100,9 @@ cli 2 "odegen: error: one .ode file at a time ('ok.ode' and 'other.ode')" ok.ode
 cli 2 "usage: odegen FILE.ode [-o DIR] [--precision double|float] [--check]"
 : >"$T/plain"
 cli 1 "odegen: error: cannot create directory 'plain/sub': Not a directory" ok.ode -o plain/sub
+
+# ---- a typo anywhere in a model gets a message that points at it
+/usr/bin/python3 "$here/typos.py" || failed "typos.py"
 
 if [ $fail -ne 0 ]; then
     echo "tests/errors: $fail FAILED ($cases cases)"
