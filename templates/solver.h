@@ -74,14 +74,13 @@ ODE_HD static ODE_INLINE void ode_trig_rotate(const OdeTrig *at, const OdeTrig *
 
 /* The classical fourth-order Runge–Kutta step from (t, y) over h. */
 ODE_HD static ODE_INLINE void ode_rk4_step(const OdeSystem *s, ode_real t, ode_real h,
-                                           const ode_real *y, ode_real *ynew, OdeTrigStep *ts)
+                                           const ode_real *y, ode_real *ynew, const OdeTrigStep *ts)
 {
     ode_real k[ODE_NSTATE], yt[ODE_NSTATE];
     const ode_real h2 = ODE_R(0.5) * h, h3 = h * (ode_real)(1.0 / 3.0), h6 = h * (ode_real)(1.0 / 6.0);
     OdeTrig tr0, tr;
 #if ODE_NTRIG > 0 && ODE_TRIG_ROTATE
-    ode_trig_step_for(s, h, ts);
-    ode_model_trig_full(s, t, &tr0);
+    ode_model_trig_full(s, t, &tr0);      /* ts was made for h by the caller */
     ode_trig_rotate(&tr0, &ts->half, &tr);
 #elif ODE_NTRIG > 0
     (void)ts;                              /* once per distinct stage time: t, t+h/2, t+h */
@@ -204,6 +203,9 @@ ODE_HD static ODE_INLINE int ode_trial(OdeSystem *s, ode_real t, ode_real h, con
     ode_rkck_step(s, t, h, y, ynew, err);
     s->evals += 6;
 #else
+#if ODE_NTRIG > 0 && ODE_TRIG_ROTATE
+    ode_trig_step_for(s, h, ts);
+#endif
     ode_rk4_step(s, t, h, y, ynew, ts);
     s->evals += 4;
 #endif
@@ -329,6 +331,19 @@ ODE_HD static ODE_INLINE ode_mask ode_locate(OdeSystem *s, ode_real t, const ode
 
 /* ------------------------------------------------------------------ one integration */
 
+/* RK4's checked fast path: with no events and no `on step` hook, planned
+ * whole steps run in blocks of ODE_FAST_BLOCK whose loop branches on a counter
+ * only; the bound test (which NaN fails too) is accumulated and looked at once
+ * per block.  A block that failed it is undone and redone step by step, so
+ * the system still stops at the exact step, with its last finite state.  The
+ * point: a branch on a floating-point comparison after every step makes the
+ * next step wait for it.  -DODE_FAST_RK4=0 turns it off (for measuring). */
+#ifndef ODE_FAST_RK4
+#define ODE_FAST_RK4 1
+#endif
+#define ODE_FAST_BLOCK 8
+#define ODE_FAST (ODE_FAST_RK4 && !ODE_RKCK45 && ODE_NEVENT == 0 && !ODE_HAS_ON_STEP)
+
 /* Per-integration step counters: 32 bits when maxsteps allows (cheaper in
  * the kernel's inner loop), folded into the system's 64-bit totals at the end. */
 #if ODE_OPT_MAXSTEPS < 4000000000ULL
@@ -389,6 +404,34 @@ ODE_HD static ODE_INLINE void ode_integrate(OdeSystem *s)
             }
         }
 #else
+#if ODE_FAST
+        if (whole >= ODE_FAST_BLOCK && nstep + ODE_FAST_BLOCK < ODE_OPT_MAXSTEPS) {
+            ode_real ysave[ODE_NSTATE];
+            const ode_real tsave = s->t;
+            int inside = 1;
+            ODE_FOR_STATES(i) ysave[i] = s->y[i];
+#if ODE_NTRIG > 0 && ODE_TRIG_ROTATE
+            ode_trig_step_for(s, h, &ts);
+#endif
+            for (int k = 0; k < ODE_FAST_BLOCK; k++) {
+                ode_real yb[ODE_NSTATE];
+                ode_rk4_step(s, s->t, h, s->y, yb, &ts);
+                ODE_FOR_STATES(i) {
+                    inside &= ode_fabs(yb[i]) <= ODE_OPT_BOUND;
+                    s->y[i] = yb[i];
+                }
+                s->t += h;
+            }
+            if (inside) {
+                whole -= ODE_FAST_BLOCK;
+                nstep += ODE_FAST_BLOCK;
+                ntrial += ODE_FAST_BLOCK;
+                continue;
+            }
+            s->t = tsave;                  /* undo: the steps below find where it failed */
+            ODE_FOR_STATES(i) s->y[i] = ysave[i];
+        }
+#endif
         if (whole > 0) {
             whole--;                       /* a planned whole step: no look at t1 */
         } else {
@@ -442,6 +485,9 @@ ODE_HD static ODE_INLINE void ode_integrate(OdeSystem *s)
             if (last && hnext < h) hnext = h;      /* a clipped step says little about the next */
         }
 #else
+#if ODE_NTRIG > 0 && ODE_TRIG_ROTATE
+        ode_trig_step_for(s, hs, &ts);
+#endif
         ode_rk4_step(s, s->t, hs, s->y, ynew, &ts);
 #endif
         /* One comparison per state finds both a state beyond the bound and a

@@ -42,12 +42,14 @@ def _run(cmd, **kw):
     return p
 
 
-def build(name, text, precision=None, backend=None, flags=()):
+def build(name, text, precision=None, backend=None, flags=(), nvccflags=None):
     """Writes `text` as NAME.ode, generates and builds it (odegen `flags` too);
     returns the runner's path."""
     backend = backend or BACKEND
     name = re.sub(r"[^A-Za-z0-9_]", "_", name)   # the model's name is the file's
     tag = name + "-" + backend + ("-" + precision if precision else "") + "".join(f.strip("-") for f in flags)
+    if nvccflags:
+        tag += "-" + re.sub(r"[^A-Za-z0-9]", "", nvccflags)
     work = os.path.join(BUILD, tag)
     os.makedirs(work, exist_ok=True)
     ode = os.path.join(work, name + ".ode")
@@ -64,7 +66,7 @@ def build(name, text, precision=None, backend=None, flags=()):
         raise Failure("odegen failed on %s:\n%s" % (name, p.stderr))
     make = ["make", "-s", "-C", os.path.join(work, "gen")]
     if backend == "gpu":
-        make += ["BACKEND=cuda"]
+        make += ["BACKEND=cuda"] + (["NVCCFLAGS=" + nvccflags] if nvccflags else [])
     else:
         make += ["BACKEND=cpu"]
         if SANITIZE:
