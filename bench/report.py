@@ -62,7 +62,7 @@ def main():
     peer_rate = {(p["peer"], p["case"], p["N"]): p["steps_per_s"] for p in peers}
     cases = [("Duffing RK4", "duffing", ["duffing", "duffing_plaintrig", "duffing_nofast", "duffing_float"]),
              ("Duffing RKCK45 1e-9", "duffing", ["duffing_rkck45"]),
-             ("Lorenz RK4", "lorenz", ["lorenz", "lorenz_nofast", "lorenz_float"])]
+             ("Lorenz RK4", "lorenz", ["lorenz", "lorenz_nofast", "lorenz_block32", "lorenz_mb12", "lorenz_float"])]
     targets = []
     for title, base, variants in cases:
         for n in sorted({r["N"] for r in runs if r["variant"] in variants}):

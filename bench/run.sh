@@ -37,6 +37,8 @@ duffing_rkck45     duffing_rkck45  -                   -
 lorenz             lorenz          -                   -
 lorenz_float       lorenz          --precision=float   -
 lorenz_nofast      lorenz          -                   -DODE_FAST_RK4=0
+lorenz_block32     lorenz          -                   -DODE_FAST_BLOCK=32
+lorenz_mb12        lorenz          -                   -DODE_MIN_BLOCKS=12
 keller_miksis      keller_miksis   -                   -
 valve              valve           -                   -
 "
@@ -106,6 +108,8 @@ for N in $SIZES; do
     run lorenz "$N" 0 1 0 0 "rho=lin:0:21:0"
     run lorenz_float "$N" 0 1 0 0 "rho=lin:0:21:0"
     run lorenz_nofast "$N" 0 1 0 0 "rho=lin:0:21:0"
+    run lorenz_block32 "$N" 0 1 0 0 "rho=lin:0:21:0"
+    run lorenz_mb12 "$N" 0 1 0 0 "rho=lin:0:21:0"
     run handwritten lorenz "$N"
 done
 read -r KT KR <<<"$KM_REPS"

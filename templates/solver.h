@@ -341,7 +341,9 @@ ODE_HD static ODE_INLINE ode_mask ode_locate(OdeSystem *s, ode_real t, const ode
 #ifndef ODE_FAST_RK4
 #define ODE_FAST_RK4 1
 #endif
+#ifndef ODE_FAST_BLOCK
 #define ODE_FAST_BLOCK 8
+#endif
 #define ODE_FAST (ODE_FAST_RK4 && !ODE_RKCK45 && ODE_NEVENT == 0 && !ODE_HAS_ON_STEP)
 
 /* Per-integration step counters: 32 bits when maxsteps allows (cheaper in
@@ -475,7 +477,7 @@ ODE_HD static ODE_INLINE void ode_integrate(OdeSystem *s)
                 h = ode_fmax(hs * ODE_OPT_HSHRINK, hmin);
                 continue;
             }
-            ode_real factor = ratio > ODE_R(0.0) ? ODE_R(0.9) * ode_pow(ratio, ODE_R(-0.2)) : ODE_OPT_HGROW;
+            ode_real factor = ratio > ODE_R(0.0) ? ODE_R(0.9) * ode_pow_m1_5(ratio) : ODE_OPT_HGROW;
             factor = ode_fmin(ode_fmax(factor, ODE_OPT_HSHRINK), ODE_OPT_HGROW);
             if (ratio > ODE_R(1.0) && !at_min) {   /* rejected: undo the step, try a smaller one */
                 h = ode_fmax(hs * factor, hmin);

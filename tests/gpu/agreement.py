@@ -10,9 +10,14 @@ scan and short horizons.
    trajectory goes to a fixed point without chaotic transients; the valve:
    q > 7.6, no impacts; Keller-Miksis: the weakest amplitudes), because
    there any rounding difference grows to the attractor's size.
+   Except: a value sampled at accepted steps of an adaptive run (an
+   accessory kept in `on step`, such as the valve's ymin or the bubble's
+   tmin) moves within a step when one accept/reject decision of the error
+   control flips on a rounding difference; those fields are held to 1e-6.
 2. Built with -fmad=false, a model that uses only + - * / and sqrt (Lorenz,
    the valve) is computed with the same IEEE operations in the same order on
-   both sides: the GPU must reproduce the CPU bit for bit.
+   both sides (the step-size controller avoids pow for this reason): the GPU
+   must reproduce the CPU bit for bit.
 """
 import glob
 import os
@@ -35,11 +40,15 @@ ARGS = {
 }
 EXACT = ("lorenz", "valve")   # + - * / sqrt only: bit-for-bit with -fmad=false
 TOL = 1e-11
+SAMPLED = {"keller_miksis": ("tmin", "ymin"), "valve": ("ymax", "ymin")}   # `on step` extrema, adaptive runs
+TOL_SAMPLED = 1e-6
 
 
-def difference(a, b):
+def difference(a, b, skip=()):
     worst, where = 0.0, ""
     for col in a.header[2:-1]:
+        if col in skip:
+            continue
         x, y = a[col], b[col]
         scale = max(np.sqrt(np.mean(x * x)), 1e-300)
         d = np.abs(x - y) / np.maximum(np.maximum(np.abs(x), np.abs(y)), scale)
@@ -65,9 +74,15 @@ def both(name, nvccflags=None):
 
 def compare(name):
     a, b = both(name)
-    worst, where = difference(a, b)
+    sampled = SAMPLED.get(name, ())
+    worst, where = difference(a, b, skip=sampled)
     print("    %-18s %6d rows  largest relative difference %.2e  (%s)" % (name, len(a), worst, where), flush=True)
     check(worst <= TOL, "%s: CPU and GPU differ by %.3g > %g (%s)" % (name, worst, TOL, where))
+    if sampled:
+        ws, wh = difference(a, b, skip=[c for c in a.header[2:-1] if c not in sampled])
+        print("    %-18s        step-sampled %s: largest relative difference %.2e  (%s)"
+              % ("", ",".join(sampled), ws, wh), flush=True)
+        check(ws <= TOL_SAMPLED, "%s: sampled extrema differ by %.3g > %g (%s)" % (name, ws, TOL_SAMPLED, wh))
 
 
 def compare_exact(name):
