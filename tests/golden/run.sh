@@ -17,8 +17,9 @@ fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 # The model-specific parts of a generated directory, in one text.
 extract() {
     local d=$1 name=$2
-    echo "==== $name.cu (model sections)"
-    awk '/^\/\* =+ model (constants|functions)/ {on=1} /^\/\* =+ (templates|runtime)\// {on=0} on' "$d/$name.cu"
+    echo "==== $name.cu (model sections; #line numbers into the .cu checked separately)"
+    awk '/^\/\* =+ model (constants|functions)/ {on=1} /^\/\* =+ (templates|runtime)\// {on=0} on' "$d/$name.cu" |
+        sed -E 's/^#line [0-9]+ "'"$name"'\.cu"$/#line N "'"$name"'.cu"/'
     echo "==== $name.h (model part)"
     awk '/^\/\* =+ runtime\/api.h/ {exit} {print}' "$d/$name.h"
     echo "==== ${name}_main.c"
@@ -43,6 +44,9 @@ for ode in tests/golden/*.ode; do
         elif ! diff -u "$golden" "$T/got" >"$T/diff"; then
             fail "$ode ($prec) differs from $golden:"; head -40 "$T/diff"
         fi
+        # Every #line back into the generated file names the line after it.
+        bad=$(awk -v f="\"$name.cu\"" '$1 == "#line" && $3 == f && $2 != NR + 1 {print NR": "$0}' "$out/$name.cu" | head -3)
+        [ -z "$bad" ] || fail "$ode ($prec): wrong #line into $name.cu: $bad"
         # Deterministic: a second run writes the same bytes.
         (cd tests/golden && "../../$ODEGEN" "$name.ode" -o "$out.again" --precision $prec 2>/dev/null)
         for f in "$out"/*; do
