@@ -10,7 +10,6 @@
 #include <math.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <string.h>
 
 #ifdef __CUDACC__
 #define ODE_HD __host__ __device__
@@ -115,25 +114,6 @@ ODE_HD static ODE_INLINE ode_real ode_pow_m1_5(ode_real x)
         y = y * (ODE_R(1.2) - ODE_R(0.2) * z * (y2 * y2 * y));
     }
     return ode_ldexp(y, -q);
-}
-
-/* |x| <= bound for a finite positive bound, on the integer pipe: the bit
- * pattern of |x| as an unsigned integer orders like |x|, and NaN and Inf
- * patterns lie above every finite one, so they fail it too.  The check runs
- * after every step; done in floating point it takes FP64 issue slots that a
- * cheap right-hand side needs. */
-ODE_HD static ODE_INLINE int ode_within(ode_real x, ode_real bound)
-{
-#if ODE_FLOAT
-    uint32_t u, b;
-    const uint32_t mask = 0x7fffffffu;
-#else
-    uint64_t u, b;
-    const uint64_t mask = 0x7fffffffffffffffull;
-#endif
-    memcpy(&u, &x, sizeof u);
-    memcpy(&b, &bound, sizeof b);
-    return (u & mask) <= b;
 }
 
 /* Truth values of comparisons and logic are 1 and 0, as in XPPAUT. */

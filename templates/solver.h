@@ -419,7 +419,7 @@ ODE_HD static ODE_INLINE void ode_integrate(OdeSystem *s)
                 ode_real yb[ODE_NSTATE];
                 ode_rk4_step(s, s->t, h, s->y, yb, &ts);
                 ODE_FOR_STATES(i) {
-                    inside &= ode_within(yb[i], ODE_OPT_BOUND);
+                    inside &= ode_fabs(yb[i]) <= ODE_OPT_BOUND;
                     s->y[i] = yb[i];
                 }
                 s->t += h;
@@ -496,7 +496,7 @@ ODE_HD static ODE_INLINE void ode_integrate(OdeSystem *s)
          * NaN or Inf (which fails it too); a step to NaN is not taken, so the
          * system keeps its last finite state. */
         int inside = 1;
-        ODE_FOR_STATES(i) inside &= ode_within(ynew[i], ODE_OPT_BOUND);
+        ODE_FOR_STATES(i) inside &= ode_fabs(ynew[i]) <= ODE_OPT_BOUND;
         if (!inside) {
             int finite = 1;
             ODE_FOR_STATES(i) finite &= ode_finite(ynew[i]);
@@ -517,7 +517,7 @@ ODE_HD static ODE_INLINE void ode_integrate(OdeSystem *s)
             if (hl != hs) {
                 tnew = s->t + hl;
                 inside = 1;                /* the shorter step's own end */
-                ODE_FOR_STATES(i) inside &= ode_within(ynew[i], ODE_OPT_BOUND);
+                ODE_FOR_STATES(i) inside &= ode_fabs(ynew[i]) <= ODE_OPT_BOUND;
 #if !ODE_RKCK45
                 whole = 0;                 /* the grid moved with the event: plan again */
 #endif
