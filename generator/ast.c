@@ -201,3 +201,9 @@ void ast_dump(const Program *prog, void *file)
     for (const Node *n = prog->decls; n; n = n->next)
         dump_node(f, n, 1, NULL);
 }
+
+Node *ast_paren(Node *inner)
+{
+    if (inner) inner->paren = true;
+    return inner;
+}

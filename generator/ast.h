@@ -85,6 +85,7 @@ struct Node {
     Node *body;       /* S_IF, D_GLOBAL, D_EVENT, D_ON: statement list */
     Node *els;        /* S_IF: else statement list (NULL when absent) */
     Node *next;       /* next element of whichever list this node is in */
+    bool paren;       /* written inside parentheses (an expression) */
     struct Symbol *sym;  /* set by the checks: what N_NAME / N_CALL / S_ASSIGN
                             refers to (see model.h); NULL before them */
 };
@@ -103,6 +104,7 @@ Node *ast_name(Loc loc, const char *name);
 Node *ast_unary(NodeKind kind, Loc loc, Node *operand);
 Node *ast_binary(NodeKind kind, Loc loc, Node *lhs, Node *rhs);
 Node *ast_if(Loc loc, Node *cond, Node *then_, Node *else_);
+Node *ast_paren(Node *inner);                      /* marks an expression written as ( … ) */
 Node *ast_call(Loc loc, Loc name_loc, const char *name, Node *args);
 Node *ast_assign(Loc loc, Loc name_loc, const char *name, Node *rhs);
 Node *ast_append(Node *list, Node *item);          /* returns the list head */

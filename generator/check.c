@@ -21,6 +21,7 @@
 #include "builtins.h"
 #include "diag.h"
 #include "model.h"
+#include "precedence.h"
 #include "symtab.h"
 #include "util.h"
 
@@ -1308,6 +1309,30 @@ static void set_defaults(Model *m)
     m->record = 1;
 }
 
+/* XPPAUT's statements must mean what they mean in XPPAUT (precedence.c). */
+static void check_xpp_statements(const Program *prog)
+{
+    for (const Node *d = prog->decls; d; d = d->next) {
+        switch (d->kind) {
+        case D_PAR: case D_NUMBER: case D_INIT:
+            for (const Node *it = d->items; it; it = it->next) check_xpp_precedence(it->rhs);
+            break;
+        case D_DERIVED: case D_ODE: case D_TEMP: case D_AUX: case D_CALLDEF:
+            check_xpp_precedence(d->rhs);
+            break;
+        case D_GLOBAL:
+            check_xpp_precedence(d->cond);
+            for (const Node *st = d->body; st; st = st->next) {
+                check_xpp_precedence(st->rhs);
+                check_xpp_precedence(st->cond);
+            }
+            break;
+        default:
+            break;
+        }
+    }
+}
+
 Model *check_program(const Program *prog, int precision)
 {
     Checker ck, *c = &ck;
@@ -1329,6 +1354,7 @@ Model *check_program(const Program *prog, int precision)
     c->sym_count = new_symbol(SYM_COUNT, "count", nowhere);
 
     Node *inits = NULL;
+    check_xpp_statements(prog);
     declare_all(c, prog, &inits);
     resolve_definitions(c);
     evaluate_constants(c, inits);

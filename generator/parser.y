@@ -392,7 +392,7 @@ primary
     : NUM                       { $$ = ast_num(@$, $1); }
     | NAME                      { $$ = ast_name(@$, $1); }
     | call
-    | '(' expr ')'              { $$ = $2; }
+    | '(' expr ')'              { $$ = ast_paren($2); }
     | IF '(' expr ')' THEN '(' expr ')' ELSE '(' expr ')'
                                 { $$ = ast_if(@$, $3, $7, $11); }
     ;
