@@ -84,7 +84,7 @@ import numpy as np
 os.environ.setdefault("ODEGEN_SANITIZE", "0")
 os.environ.setdefault("CFLAGS", "-O0")   # the generated Makefile's CFLAGS ?= -O2: these runs are short
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "lib"))
-from odegen_test import Failure, build, check, main, run  # noqa: E402
+from odegen_test import ODEGEN, Failure, build, check, main, run  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 XPPAUT = shutil.which("xppaut")
@@ -336,24 +336,43 @@ KNOWN_DIFFERENCES = {
     "1>0&1<0+5": (5, 1, "((1>0)&(1<0))+5: a time window written t>a&t<a+d is always true in XPPAUT"),
     "1/0": (4.4843049e14, math.inf, "XPPAUT divides by 2.23e-15 instead of 0"),
 }
+# Where XPPAUT's precedence groups an expression differently from the
+# conventional reading, odegen refuses it in an XPPAUT statement and asks for
+# parentheses (generator/precedence.c): never a silently different value.
+REFUSED = {e for e, v in KNOWN_DIFFERENCES.items() if e != "1/0"}
 
 
 def probe_results():
+    """XPPAUT's value of every probe, odegen's of those it accepts, and
+    odegen's messages for those it refuses."""
     lines = ["x'=0", "init x=0"] + ["aux p%d=%s" % (i, e) for i, e in enumerate(PROBES)]
     text = "\n".join(lines + ["@ meth=rungekutta, dt=0.05, total=0.05", "done", ""])
+    accepted = [e for e in PROBES if e not in REFUSED]
+    mine = ["x'=0", "init x=0"] + ["aux p%d=%s" % (i, e) for i, e in enumerate(PROBES) if e not in REFUSED]
     tmp = tempfile.mkdtemp()
     try:
         path = os.path.join(tmp, "probes.ode")
         with open(path, "w") as f:
             f.write(text)
         xpp = run_xppaut(path)
-        states, aux = ["x"], ["p%d" % i for i in range(len(PROBES))]
-        runner = build("xpp_probes", odegen_text(path, states, aux, 0.05, 0.05))
+        mine_path = os.path.join(tmp, "mine.ode")
+        with open(mine_path, "w") as f:
+            f.write("\n".join(mine + ["@ meth=rungekutta, dt=0.05, total=0.05", "done", ""]))
+        aux = ["p%d" % i for i, e in enumerate(PROBES) if e not in REFUSED]
+        runner = build("xpp_probes", odegen_text(mine_path, ["x"], aux, 0.05, 0.05))
+        messages = {}
+        for e in sorted(REFUSED):
+            bad = os.path.join(tmp, "refused.ode")
+            with open(bad, "w") as f:
+                f.write("x'=0\naux p=%s\ndone\n" % e)
+            p = subprocess.run([ODEGEN, bad, "--check"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            messages[e] = (p.returncode, p.stderr)
     finally:
         shutil.rmtree(tmp)
     r = run(runner, "--quiet")
     # aux values of constants: XPPAUT's first row (t=0) and odegen's (t=dt) agree
-    return {e: (xpp[0, 2 + i], r["p%d" % i][0]) for i, e in enumerate(PROBES)}
+    values = {e: (xpp[0, 2 + i], r["p%d" % i][0] if e not in REFUSED else None) for i, e in enumerate(PROBES)}
+    return values, messages
 
 
 def same_value(a, b):
@@ -366,21 +385,28 @@ def same_value(a, b):
 
 def test_operator_semantics():
     """Constant expressions: odegen agrees with XPPAUT, except the known
-    differences (which must still be there: update the list when one is
-    resolved)."""
-    got = FUTURES["probes"].result()
+    differences: 1/0, and the expressions XPPAUT's precedence groups
+    differently, which XPPAUT must still evaluate as listed and odegen must
+    refuse with its message (update the lists when one is resolved)."""
+    got, messages = FUTURES["probes"].result()
     bad = []
     for e, (x, o) in got.items():
         known = KNOWN_DIFFERENCES.get(e)
-        if known:
+        if e in REFUSED:
+            if not same_value(x, known[0]):
+                bad.append("%s: XPPAUT %.8g, KNOWN_DIFFERENCES says %r" % (e, x, known[0]))
+            rc, err = messages[e]
+            if rc != 1 or "group differently in XPPAUT" not in err:
+                bad.append("%s: odegen should refuse it (exit %d): %s" % (e, rc, err.strip()[:200]))
+        elif known:
             if not (same_value(x, known[0]) and same_value(o, known[1])):
                 bad.append("%s: XPPAUT %.8g, odegen %.17g; KNOWN_DIFFERENCES says %r, %r"
                            % (e, x, o, known[0], known[1]))
         elif not same_value(x, o):
             bad.append("%s: XPPAUT %.8g, odegen %.17g" % (e, x, o))
     check(not bad, "\n".join(bad))
-    SUMMARY["operators (probes)"] = "%d expressions agree, %d known differences" % (
-        len(got) - len(KNOWN_DIFFERENCES), len(KNOWN_DIFFERENCES))
+    SUMMARY["operators (probes)"] = "%d expressions agree, %d refused (XPPAUT groups them differently), %d known difference" % (
+        len(got) - len(KNOWN_DIFFERENCES), len(REFUSED), len(KNOWN_DIFFERENCES) - len(REFUSED))
 
 
 # ----------------------------------------------------------------------------- driver
