@@ -200,8 +200,6 @@ static Symbol *declare(Checker *c, SymKind kind, const char *name, Loc loc)
     return s;
 }
 
-Symbol *model_symbol_of(const Node *n) { return n->sym; }
-
 /* ------------------------------------------------------------------ resolving names */
 
 static void resolve_expr(Checker *c, Node *n, const Ctx *ctx);

@@ -116,7 +116,4 @@ typedef struct Model {
  * `force_single`: --precision float (1), double (0), or from the file (-1). */
 Model *check_program(const Program *prog, int precision);
 
-/* The symbol a resolved N_NAME or N_CALL refers to (NULL for builtins). */
-Symbol *model_symbol_of(const Node *n);
-
 #endif

@@ -14,7 +14,6 @@
 #ifdef __CUDACC__
 #define ODE_HD __host__ __device__
 #define ODE_INLINE __forceinline__
-#define ODE_RESTRICT __restrict__
 #ifdef __CUDA_ARCH__
 #define ODE_UNROLL _Pragma("unroll")
 #else
@@ -25,7 +24,6 @@
 #else
 #define ODE_HD
 #define ODE_INLINE inline __attribute__((always_inline))
-#define ODE_RESTRICT restrict
 #define ODE_UNROLL
 #endif
 
@@ -40,16 +38,11 @@
 typedef float ode_real;
 #define ODE_R(x) x##f
 #define ode_fabs fabsf
-#define ode_sqrt sqrtf
-#define ode_pow powf
-#define ode_floor floorf
 #define ode_fmod fmodf
 #define ode_fmax fmaxf
 #define ode_fmin fminf
 #define ode_sin sinf
 #define ode_cos cosf
-#define ode_exp expf
-#define ode_log logf
 #define ode_frexp frexpf
 #define ode_ldexp ldexpf
 #define ODE_EPS 1.1920929e-07f
@@ -57,16 +50,11 @@ typedef float ode_real;
 typedef double ode_real;
 #define ODE_R(x) x
 #define ode_fabs fabs
-#define ode_sqrt sqrt
-#define ode_pow pow
-#define ode_floor floor
 #define ode_fmod fmod
 #define ode_fmax fmax
 #define ode_fmin fmin
 #define ode_sin sin
 #define ode_cos cos
-#define ode_exp exp
-#define ode_log log
 #define ode_frexp frexp
 #define ode_ldexp ldexp
 #define ODE_EPS 2.220446049250313e-16
