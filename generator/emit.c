@@ -798,6 +798,7 @@ static void emit_makefile(Emitter *E)
     Buf *o = E->out;
     buf_printf(o, "# Makefile — " GENERATED_MARKER " from %s; do not edit.\n", m->path);
     buf_puts(o, "#   make                builds the runner ./NAME and the library libNAME.a\n"
+                "#   make shared         the shared library libNAME.so (what Python's odegen.load loads)\n"
                 "#   make BACKEND=cpu    without CUDA: the C compiler with OpenMP\n"
                 "#   make ARCH=sm_80     another GPU architecture (default sm_90)\n\n");
     buf_printf(o, "NAME := %s\n", m->name);
@@ -816,10 +817,14 @@ static void emit_makefile(Emitter *E)
              "ifeq ($(BACKEND),cuda)\n"
              "$(NAME).o: $(NAME).cu $(NAME).h\n"
              "\t$(NVCC) $(NVCCFLAGS) -arch=$(ARCH) -Xcompiler \"$(OPENMP)\" -c -o $@ $(NAME).cu\n"
+             "$(NAME).pic.o: $(NAME).cu $(NAME).h\n"
+             "\t$(NVCC) $(NVCCFLAGS) -arch=$(ARCH) -Xcompiler \"-fPIC $(OPENMP)\" -c -o $@ $(NAME).cu\n"
              "LINK = $(NVCC) $(NVCCFLAGS) -arch=$(ARCH) -Xcompiler \"$(OPENMP)\"\n"
              "else\n"
              "$(NAME).o: $(NAME).cu $(NAME).h\n"
              "\t$(CC) $(CFLAGS) -std=c11 $(OPENMP) -x c -c -o $@ $(NAME).cu\n"
+             "$(NAME).pic.o: $(NAME).cu $(NAME).h\n"
+             "\t$(CC) $(CFLAGS) -std=c11 -fPIC $(OPENMP) -x c -c -o $@ $(NAME).cu\n"
              "LINK = $(CC) $(CFLAGS) $(OPENMP)\n"
              "endif\n\n"
              "$(NAME)_main.o: $(NAME)_main.c\n"
@@ -828,9 +833,12 @@ static void emit_makefile(Emitter *E)
              "\t$(LINK) -o $@ $(NAME).o $(NAME)_main.o $(LDFLAGS) -lm\n\n"
              "lib$(NAME).a: $(NAME).o\n"
              "\t$(AR) rcs $@ $(NAME).o\n\n"
+             "shared: lib$(NAME).so\n"
+             "lib$(NAME).so: $(NAME).pic.o\n"
+             "\t$(LINK) -shared -o $@ $(NAME).pic.o $(LDFLAGS) -lm\n\n"
              "clean:\n"
-             "\trm -f $(NAME) $(NAME).o $(NAME)_main.o lib$(NAME).a\n\n"
-             ".PHONY: all clean\n");
+             "\trm -f $(NAME) $(NAME).o $(NAME)_main.o lib$(NAME).a $(NAME).pic.o lib$(NAME).so\n\n"
+             ".PHONY: all shared clean\n");
 }
 
 bool emit_model(const Model *model, GeneratedFile files[GENERATED_FILES])

@@ -78,6 +78,7 @@ const char *model_strerror(int code)
     case MODEL_ERR_CUDA: return "CUDA error";
     case MODEL_ERR_NODATA: return "no recorded values";
     case MODEL_ERR_FAILED: return "the solver could not be created";
+    case MODEL_ERR_STOPPED: return "stopped by the progress callback";
     default: return code > 0 ? "stopped by the record callback" : "unknown error code";
     }
 }
@@ -181,6 +182,40 @@ void model_default_repeat(int *transient, int *record)
 {
     if (transient) *transient = ODE_DEFAULT_TRANSIENT;
     if (record) *record = ODE_DEFAULT_RECORD;
+}
+
+/* Value i of a scan line of n values: lin as numpy.linspace, log as
+ * numpy.geomspace (both ends exact), list as written.  The runner's scans
+ * use it too. */
+static double ode_scan_point(int type, double a, double b, long n, const double *values, long i)
+{
+    if (type == ODE_SCAN_LIST) return values[i];
+    if (i == 0 || n == 1) return a;
+    if (i == n - 1) return b;
+    const double div = (double)(n - 1);
+    if (type == ODE_SCAN_LIN) return (double)i * ((b - a) / div) + a;
+    const double la = log10(a), lb = log10(b);
+    return pow(10.0, (double)i * ((lb - la) / div) + la);
+}
+
+int model_scan_count(void) { return ODE_NSCAN; }
+
+int model_scan_line(int line, int *kind, int *index, long *count)
+{
+    if (line < 0 || line >= ODE_NSCAN) return MODEL_ERR_ARG;
+    const OdeScanSpec *sp = &ode_default_scans[line];
+    if (kind) *kind = sp->target_kind == ODE_TARGET_STATE ? MODEL_KIND_STATE : MODEL_KIND_PARAM;
+    if (index) *index = sp->target;
+    if (count) *count = sp->n;
+    return MODEL_OK;
+}
+
+double model_scan_value(int line, long i)
+{
+    if (line < 0 || line >= ODE_NSCAN) return NAN;
+    const OdeScanSpec *sp = &ode_default_scans[line];
+    if (i < 0 || i >= sp->n) return NAN;
+    return ode_scan_point(sp->kind, sp->a, sp->b, sp->n, sp->values, i);
 }
 
 static const char *const ode_status_names[ODE_NSTATUS] = {"ready", "finished", "event", "equilibrium",
@@ -417,6 +452,7 @@ typedef struct OdeReport {
     model_solver *s;
     double last;     /* when fn was last called */
     long done;       /* what it was last told */
+    int stop;        /* it returned non-zero: the run ends as soon as it can */
 } OdeReport;
 
 static double ode_now(void)
@@ -427,17 +463,23 @@ static double ode_now(void)
 }
 
 /* Passes `done` on to the user's callback at most ten times a second, and
- * always the final count. */
-static void ode_report(void *user, long done)
+ * always the final count.  Returns non-zero once the callback asked to stop. */
+static int ode_report(void *user, long done)
 {
     OdeReport *r = (OdeReport *)user;
     const long total = r->s->n;
-    if (done == r->done) return;
+    if (r->stop || done == r->done) return r->stop;
     const double now = ode_now();
-    if (done < total && now - r->last < 0.1) return;
+    if (done < total && now - r->last < 0.1) return 0;
     r->last = now;
     r->done = done;
-    r->s->progress(r->s->progress_user, done, total);
+    r->stop = r->s->progress(r->s->progress_user, done, total) != 0;
+    return r->stop;
+}
+
+static int ode_stopped(model_solver *s)
+{
+    return ode_fail(s, MODEL_ERR_STOPPED, "stopped by the progress callback: the systems are partly integrated");
 }
 
 /* ------------------------------------------------------------------ CUDA */
@@ -636,21 +678,13 @@ static void ode_nap(double seconds)
     nanosleep(&ts, NULL);
 }
 
-/* Waits until every launched device is done, reporting progress meanwhile. */
+/* Waits until every launched device is done, reporting progress meanwhile.
+ * Once the callback asks to stop, it only waits: a launch cannot be cut
+ * short. */
 static int ode_gpu_wait(model_solver *s, OdeReport *report)
 {
-    if (!s->progress) {
-        for (int k = 0; k < s->ndev; k++) {
-            OdeDevice *d = &s->dev[k];
-            if (d->launched) {
-                ODE_CUDA(s, d, cudaSetDevice(d->id));
-                ODE_CUDA(s, d, cudaEventSynchronize(d->done));
-            }
-        }
-        return MODEL_OK;
-    }
     double nap = 50e-6;
-    for (;;) {
+    while (s->progress && !report->stop) {
         int pending = 0;
         long done = 0;
         for (int k = 0; k < s->ndev; k++) {
@@ -676,6 +710,14 @@ static int ode_gpu_wait(model_solver *s, OdeReport *report)
         ode_nap(nap);
         if (nap < 2e-3) nap *= 2;
     }
+    for (int k = 0; k < s->ndev; k++) {
+        OdeDevice *d = &s->dev[k];
+        if (d->launched) {
+            ODE_CUDA(s, d, cudaSetDevice(d->id));
+            ODE_CUDA(s, d, cudaEventSynchronize(d->done));
+        }
+    }
+    return MODEL_OK;
 }
 
 /* Copies device d's results (and recorded values) back to the host. */
@@ -718,6 +760,7 @@ static int ode_gpu_execute(model_solver *s, int transient, int record, OdeReport
     for (int k = 0; k < s->ndev && rc == MODEL_OK; k++)
         if (s->dev[k].a.n > 0) rc = ode_gpu_start(s, &s->dev[k], transient, record);
     if (rc == MODEL_OK) rc = ode_gpu_wait(s, report);
+    if (rc == MODEL_OK && report->stop) rc = ode_stopped(s);
     s->kernel_seconds = 0;
     for (int k = 0; k < s->ndev && rc == MODEL_OK; k++) {   /* the slowest device's kernel time */
         OdeDevice *d = &s->dev[k];
@@ -1182,6 +1225,7 @@ static int ode_execute(model_solver *s, int transient, int record)
     report.s = s;
     report.last = ode_now();
     report.done = -1;
+    report.stop = 0;
     if (s->backend == MODEL_BACKEND_GPU) {
 #ifdef __CUDACC__
         int rc = ode_gpu_execute(s, transient, record, &report);
@@ -1191,10 +1235,11 @@ static int ode_execute(model_solver *s, int transient, int record)
         s->h.rec = record > 0 ? s->rec : NULL;
         s->h.rec_status = record > 0 ? s->rec_status : NULL;
         const double t0 = ode_now();
-        ode_cpu_run(&s->h, transient, record, s->progress ? ode_report : NULL, &report);
+        const int stopped = ode_cpu_run(&s->h, transient, record, s->progress ? ode_report : NULL, &report);
         s->kernel_seconds = ode_now() - t0;
         s->h.rec = NULL;
         s->h.rec_status = NULL;
+        if (stopped) return ode_stopped(s);
     }
     if (s->progress) ode_report(&report, s->n);
     s->nrec = record;
@@ -1281,6 +1326,44 @@ int model_solver_recorded_status(model_solver *s, int rep, int system, int *stat
     if (rc == MODEL_OK && !status) rc = ode_fail(s, MODEL_ERR_ARG, "status is NULL");
     if (rc != MODEL_OK) return rc;
     *status = s->rec_status[(size_t)rep * (size_t)s->n + (size_t)system];
+    return MODEL_OK;
+}
+
+/* Checks rep, slot (-1: the statuses), the range of systems and the output
+ * of a column copy. */
+static int ode_check_column(model_solver *s, int rep, int slot, int first, int count, const void *out, long stride)
+{
+    int rc = ode_check_rep(s, rep, 0);
+    if (rc != MODEL_OK) return rc;
+    if (slot >= 0 && slot >= s->rec_nfield)
+        return s->rec_nfield == 0 ? ode_fail(s, MODEL_ERR_ARG, "no fields were recorded (only statuses)")
+                                  : ode_fail(s, MODEL_ERR_ARG, "field slot %d out of range (0 to %d)", slot, s->rec_nfield - 1);
+    if (first < 0 || count < 0 || first > s->n - count)
+        return ode_fail(s, MODEL_ERR_ARG, "systems %d to %ld out of range (solver size %d)", first,
+                        (long)first + count - 1, s->n);
+    if (!out) return ode_fail(s, MODEL_ERR_ARG, "out is NULL");
+    if (stride < 1) return ode_fail(s, MODEL_ERR_ARG, "stride %ld: must be at least 1", stride);
+    return MODEL_OK;
+}
+
+int model_solver_recorded_values(model_solver *s, int rep, int slot, int first, int count, double *out, long stride)
+{
+    int rc = ode_enter(s, __func__);
+    if (rc == MODEL_OK && slot < 0) rc = ode_fail(s, MODEL_ERR_ARG, "field slot %d out of range", slot);
+    if (rc == MODEL_OK) rc = ode_check_column(s, rep, slot, first, count, out, stride);
+    if (rc != MODEL_OK) return rc;
+    const ode_real *from = s->rec + ((size_t)rep * (size_t)s->rec_nfield + (size_t)slot) * (size_t)s->n + (size_t)first;
+    for (int i = 0; i < count; i++) out[(size_t)i * (size_t)stride] = (double)from[i];
+    return MODEL_OK;
+}
+
+int model_solver_recorded_statuses(model_solver *s, int rep, int first, int count, int *out, long stride)
+{
+    int rc = ode_enter(s, __func__);
+    if (rc == MODEL_OK) rc = ode_check_column(s, rep, -1, first, count, out, stride);
+    if (rc != MODEL_OK) return rc;
+    const int *from = s->rec_status + (size_t)rep * (size_t)s->n + (size_t)first;
+    for (int i = 0; i < count; i++) out[(size_t)i * (size_t)stride] = from[i];
     return MODEL_OK;
 }
 

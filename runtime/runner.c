@@ -198,17 +198,10 @@ typedef struct OdeScan {
     double *owned;          /* values allocated here */
 } OdeScan;
 
-/* Value i of a scan: lin as numpy.linspace, log as numpy.geomspace (both
- * ends exact). */
+/* Value i of a scan (library.c's ode_scan_point). */
 static double ode_scan_value(const OdeScan *sc, long i)
 {
-    if (sc->type == ODE_SCAN_LIST) return sc->values[i];
-    if (i == 0 || sc->n == 1) return sc->a;
-    if (i == sc->n - 1) return sc->b;
-    const double div = (double)(sc->n - 1);
-    if (sc->type == ODE_SCAN_LIN) return (double)i * ((sc->b - sc->a) / div) + sc->a;
-    const double la = log10(sc->a), lb = log10(sc->b);
-    return pow(10.0, (double)i * ((lb - la) / div) + la);
+    return ode_scan_point(sc->type, sc->a, sc->b, sc->n, sc->values, i);
 }
 
 /* Finds a parameter or state by name for --set and --scan ("what": the option). */
@@ -330,6 +323,8 @@ typedef struct OdeRunner {
     const char *output;                   /* NULL or "-": standard output */
     double param[ODE_ALLOC(ODE_NPARAM)];  /* for every system, before the scans */
     double state[ODE_ALLOC(ODE_NSTATE)];
+    unsigned char param_set[ODE_ALLOC(ODE_NPARAM)];   /* given with --set */
+    unsigned char state_set[ODE_ALLOC(ODE_NSTATE)];
     OdeScan *scans;
     int nscan;
     int scans_given;                      /* --scan replaces the model's scan lines */
@@ -357,6 +352,7 @@ static void ode_help(FILE *f)
     fprintf(f, "Options:\n"
                "  --backend auto|gpu|cpu  where to run (default auto: the GPU when one is present)\n"
                "  --set NAME=VALUE        a parameter or a state's initial value, for every system\n"
+               "                          (of a name the model scans: its scan line is dropped)\n"
                "  --scan NAME=lin(a,b,n)  n values from a to b (also log(a,b,n), a,b > 0, and\n"
                "                          list(v1,v2,...)) of a parameter or initial value; several\n"
                "                          --scan form a Cartesian product, the last varying fastest;\n"
@@ -483,9 +479,38 @@ static int ode_parse_set(OdeRunner *r, const char *text)
     const int bad = ode_parse_real(eq + 1, &v);
     if (bad == 1) return ode_usage("bad value '%s' in --set %s: not a number", eq + 1, text);
     if (bad == 2) return ode_usage("bad value '%s' in --set %s: not a finite number", eq + 1, text);
-    if (kind == MODEL_KIND_PARAM) r->param[index] = v;
-    else r->state[index] = v;
+    if (kind == MODEL_KIND_PARAM) {
+        r->param[index] = v;
+        r->param_set[index] = 1;
+    } else {
+        r->state[index] = v;
+        r->state_set[index] = 1;
+    }
     return 0;
+}
+
+/* A --set of a name the model's own scan lines scan drops that line (SPEC
+ * §4), and says so; scans given with --scan replace the model's lines and
+ * win over --set. */
+static void ode_drop_set_scans(OdeRunner *r)
+{
+    if (r->scans_given) return;
+    int kept = 0;
+    for (int l = 0; l < r->nscan; l++) {
+        const OdeScan *sc = &r->scans[l];
+        const int set = sc->kind == MODEL_KIND_PARAM ? r->param_set[sc->target] : r->state_set[sc->target];
+        if (!set) {
+            r->scans[kept++] = *sc;
+            continue;
+        }
+        char v[40];
+        const double value = sc->kind == MODEL_KIND_PARAM ? r->param[sc->target] : r->state[sc->target];
+        fprintf(stderr, "%s: note: --set %s=%s replaces the model's scan of '%s' (%ld values)\n", ODE_MODEL_NAME,
+                model_name(sc->kind, sc->target), ode_short(v, sizeof v, value), model_name(sc->kind, sc->target),
+                sc->n);
+        free(sc->owned);
+    }
+    r->nscan = kept;
 }
 
 static const char *const ode_option_names[] = {"--backend", "--set", "--scan", "--transient", "--recorded",
@@ -599,6 +624,7 @@ static int ode_parse_args(OdeRunner *r, int argc, char **argv)
         return ode_usage("--transient plus --recorded must be at most %d", INT_MAX);
     if (devices_given && r->backend == MODEL_BACKEND_CPU) return ode_usage("--devices goes with the GPU backend, not --backend cpu");
     if (!devices_given) r->ndevices = 0;
+    ode_drop_set_scans(r);
     return 0;
 }
 
@@ -756,7 +782,7 @@ static double ode_clock(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-static void ode_progress(void *user, long done, long total)
+static int ode_progress(void *user, long done, long total)
 {
     OdeProgress *p = (OdeProgress *)user;
     (void)total;
@@ -772,6 +798,7 @@ static void ode_progress(void *user, long done, long total)
             100.0 * (double)all / (double)p->total, rate, left);
     fflush(stderr);
     p->shown = 1;
+    return 0;
 }
 
 /* ------------------------------------------------------------------ memory */

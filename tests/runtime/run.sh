@@ -205,6 +205,14 @@ same_text "$T/out" "system,rep,B,status
 3,0,1,finished
 4,0,10,finished" "log scan"
 
+# --set of a name the model scans (k = lin(0.2, 0.3, 30720)) drops that scan line, and says so.
+run --quiet --set k=0.25 --fields k --transient 0 --recorded 1
+same_text "$T/out" "system,rep,k,status
+0,0,0.25,finished" "--set of a scanned name: one system"
+same_text "$T/err" "example: note: --set k=0.25 replaces the model's scan of 'k' (30720 values)" "--set of a scanned name: the note"
+run --quiet --set k=0.25 --scan 'B=list(0.1,0.2)' --fields k,B --transient 0 --recorded 1
+[ "$(wc -l <"$T/out")" = 3 ] && [ ! -s "$T/err" ] && ok || fail "--set with --scan: $(cat "$T/out" "$T/err")"
+
 # --set of an initial value: ymax starts at y1 (y1=3, y2=0 moves down at once).
 run --quiet --scan 'k=list(0.25)' --set y1=3 --fields ymax,y1 --transient 0 --recorded 1
 grep -q '^0,0,3,' "$T/out" && ok || fail "--set y1: $(cat "$T/out")"
