@@ -245,15 +245,20 @@ class RunResult(_Table):
 
 
 class _Systems:
-    """The systems of a scan or run: how many, and per name the value(s) given."""
+    """The systems of a scan or run: how many, and per name the value(s) given (an array of
+    one value per system, a number for all, or for a grid a function that makes the array:
+    nothing of the scan's size exists before its memory has been checked)."""
 
     def __init__(self, n, columns, axes):
         self.n = n
-        self.columns = columns   # declared name -> (kind, index, per-system values or a scalar)
+        self.columns = columns   # declared name -> (kind, index, values)
         self.axes = axes
 
+    def _values(self, v):
+        return v() if callable(v) else v
+
     def inputs(self):
-        return {name: np.broadcast_to(v, (self.n,)) for name, (_, _, v) in self.columns.items()}
+        return {name: np.broadcast_to(self._values(v), (self.n,)) for name, (_, _, v) in self.columns.items()}
 
     def rows(self, kind, count, defaults):
         """The pool array of `kind` (count rows × n), or None when nothing of it was given."""
@@ -263,7 +268,7 @@ class _Systems:
         a = np.empty((count, self.n))
         a[:] = np.asarray(defaults, dtype=np.float64).reshape(count, 1)
         for i, v in given:
-            a[i] = v
+            a[i] = self._values(v)
         return a
 
 
@@ -405,7 +410,7 @@ class Model:
                 declared, kind, index = self._input(name)
                 if declared in columns:
                     raise ValueError("'%s' is given twice" % declared)
-                columns[declared] = (kind, index, values.column(name))
+                columns[declared] = (kind, index, lambda name=name: values.column(name))
                 axes[declared] = axis
             return _Systems(values.size, columns, axes)
         if not isinstance(values, Mapping):
@@ -581,7 +586,8 @@ class Model:
         n = systems.n
         be, devices = self._backend(backend, devices)
         nfield = len(codes)
-        held = n * (record * (8 * nfield + 1) + 8 * (len(self.names.parameters) + len(self.names.states) + 2))
+        held = n * (record * (8 * nfield + 1) + 8 * (len(self.names.parameters) + len(self.names.states) + 2 +
+                                                     len(systems.columns)))
         size = self._slice_size(n, be, devices, record, nfield, chunk, held)
 
         out = {self.names.fields[c]: np.empty((n, record)) for c in codes}
@@ -646,7 +652,7 @@ class Model:
         n = systems.n
         be, devices = self._backend(backend, devices)
         ns, na = len(self.names.states), len(self.names.accessories)
-        held = n * 8 * (2 * (ns + len(self.names.parameters)) + na + 6)
+        held = n * 8 * (2 * (ns + len(self.names.parameters)) + na + 6 + len(systems.columns))
         size = self._slice_size(n, be, devices, 0, 0, chunk, held)
 
         states, acc = np.empty((ns, n)), np.empty((na, n)) if na else None
