@@ -10,45 +10,26 @@ Black: maximum, red: minimum, for every flow rate q in [0.2, 10].  Sizes: full i
 (30720 values of q, 1024 + 32 integrations: the default on a GPU), reduced 1024 values of q (the
 default on a CPU, under a minute on 2 cores), small 48 values and 32 + 8 integrations (seconds).
 """
-import argparse
 import os
 import sys
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "..", "python"))
-import odegen  # noqa: E402  (needs numpy: odegen says how to get it)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import _example  # noqa: E402
 import numpy as np  # noqa: E402
 
 SIZES = {"full": (30720, 1024, 32), "reduced": (1024, 1024, 32), "small": (48, 32, 8)}
 
+args, plt = _example.start(__doc__, "valve_maxmin", SIZES)
+m, (n, transient, record) = _example.load("valve.ode", args, SIZES)
+q = np.linspace(0.2, 10, n)
+r = m.scan({"q": q}, transient=transient, record=record, fields=["ymax", "ymin"], backend=args.backend)
+print("valve: %d values of q x (%d + %d) integrations, %.1f s on %s; %s" % (n, transient, record, r.seconds,
+                                                                           r.device, r.counts))
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--size", choices=sorted(SIZES), help="default: full on a GPU, reduced on the CPU")
-    ap.add_argument("-o", "--output", default=os.path.join(HERE, "..", "out", "python", "valve_maxmin.png"))
-    ap.add_argument("--backend", default="auto", choices=["auto", "cpu", "gpu"])
-    args = ap.parse_args()
-    plt = odegen.require("matplotlib.pyplot", "python3-matplotlib")
-    plt.switch_backend("Agg")
-
-    m = odegen.load(os.path.join(HERE, "..", "..", "models", "valve.ode"))
-    size = args.size or ("full" if m.gpus and args.backend != "cpu" else "reduced")
-    n, transient, record = SIZES[size]
-    q = np.linspace(0.2, 10, n)
-    r = m.scan({"q": q}, transient=transient, record=record, fields=["ymax", "ymin"], backend=args.backend)
-    print("valve: %d values of q x (%d + %d) integrations, %.1f s on %s; %s"
-          % (n, transient, record, r.seconds, r.device, r.counts))
-
-    fig, ax = plt.subplots(figsize=(8, 5))
-    qq = np.repeat(q, record)
-    ax.plot(qq, r["ymax"].ravel(), ",k", label="max y1")
-    ax.plot(qq, r["ymin"].ravel(), ",r", label="min y1")
-    ax.set(xlabel="q", ylabel="y1 per integration (max, min)", xlim=(0, 10),
-           title="Pressure relief valve: maximum (black) and minimum (red) of y1 (%d values of q)" % n)
-    os.makedirs(os.path.dirname(os.path.abspath(args.output)), exist_ok=True)
-    fig.savefig(args.output, dpi=150)
-    print("valve: figure %s" % os.path.relpath(args.output))
-
-
-if __name__ == "__main__":
-    main()
+fig, ax = plt.subplots(figsize=(8, 5))
+qq = np.repeat(q, record)
+ax.plot(qq, r["ymax"].ravel(), ",k", label="max y1")
+ax.plot(qq, r["ymin"].ravel(), ",r", label="min y1")
+ax.set(xlabel="q", ylabel="y1 per integration (max, min)", xlim=(0, 10),
+       title="Pressure relief valve: maximum (black) and minimum (red) of y1 (%d values of q)" % n)
+_example.save(fig, args, "valve")

@@ -533,6 +533,7 @@ class Model:
         return int(value)
 
     def _pool(self, systems, n):
+        """The model_pool of all the systems (n entries), and the arrays it points into."""
         lib = self._lib
         p = systems.rows(_lib.KIND_PARAM, len(self.names.parameters),
                          [lib.default(_lib.KIND_PARAM, i) for i in range(len(self.names.parameters))])
@@ -594,10 +595,31 @@ class Model:
         columns = list(out.values())
         status = np.empty((n, record), dtype=np.int8)
         column = np.empty(size, dtype=np.intc)
-        pool, keep = self._pool(systems, n)
         code_array = (ctypes.c_int * max(1, nfield))(*codes)
+
+        def scan_slice(s, base, count):
+            rc = lib.solver_scan(s, transient, record, _lib.RECORD_FN(), None)
+            for rep in range(record if rc == _lib.OK else 0):
+                for slot, a in enumerate(columns):   # straight into column rep of rows base…
+                    lib.solver_recorded_values(s, rep, slot, 0, count, a.ctypes.data + 8 * (base * record + rep), record)
+                lib.solver_recorded_statuses(s, rep, 0, count, column.ctypes.data, 1)
+                status[base:base + count, rep] = column[:count]
+            return rc
+
+        start = time.monotonic()
+        totals, device = self._in_slices(systems, size, be, devices, progress, scan_slice,
+                                         lambda s: lib.solver_set_fields(s, code_array, nfield))
+        return Result(self.name, out, status, systems.inputs(), systems.axes, totals, device,
+                      time.monotonic() - start)
+
+    def _in_slices(self, systems, size, backend, devices, progress, work, setup=None):
+        """Loads the systems into solvers `size` at a time (the last slice may be smaller: a
+        solver of its size) and calls work(solver, first system, count) on each, which
+        returns api.h's code; returns the statistics and the device's description."""
+        lib, n = self._lib, systems.n
+        pool, keep = self._pool(systems, n)
         totals = {"count": [0] * _lib.NSTATUS, "steps": 0, "evals": 0, "kernel_seconds": 0.0}
-        device, start, s = "", time.monotonic(), None
+        device, s = "", None
         with _progress.Watch(self.name, n, progress) as watch:
             try:
                 for base in range(0, n, size):
@@ -605,27 +627,21 @@ class Model:
                     if s is None or lib.solver_size(s) != count:
                         lib.solver_free(s)
                         s = None
-                        s = self._solver(count, be, devices, watch)
-                        lib.solver_set_fields(s, code_array, nfield)
+                        s = self._solver(count, backend, devices, watch)
+                        if setup:
+                            setup(s)
                         device = lib.text(lib.solver_describe(s))
                     rc = lib.solver_load(s, ctypes.byref(pool), base, 0, count)
                     if rc == _lib.OK:
-                        rc = lib.solver_scan(s, transient, record, _lib.RECORD_FN(), None)
+                        rc = work(s, base, count)
                     if rc != _lib.OK:
                         self._fail(s, rc, watch)
-                    for rep in range(record):
-                        for slot, a in enumerate(columns):
-                            lib.solver_recorded_values(s, rep, slot, 0, count, a.ctypes.data + 8 * (base * record + rep),
-                                                       record)
-                        lib.solver_recorded_statuses(s, rep, 0, count, column.ctypes.data, 1)
-                        status[base:base + count, rep] = column[:count]
                     self._add_stats(s, totals)
                     watch.chunk_done(count)
             finally:
                 lib.solver_free(s)
-        del keep
-        return Result(self.name, out, status, systems.inputs(), systems.axes, totals, device,
-                      time.monotonic() - start)
+        del keep   # the pool's arrays lived until here
+        return totals, device
 
     def _add_stats(self, s, totals):
         st = _lib.Stats()
@@ -660,30 +676,13 @@ class Model:
         status = np.empty(n, dtype=np.intc)
         store = _lib.Pool(size=n, states=_ptr(states), acc=_ptr(acc), t=_ptr(t), t0=_ptr(t0), t1=_ptr(t1),
                           status=_ptr(status))
-        pool, keep = self._pool(systems, n)
-        totals = {"count": [0] * _lib.NSTATUS, "steps": 0, "evals": 0, "kernel_seconds": 0.0}
-        device, start, s = "", time.monotonic(), None
-        with _progress.Watch(self.name, n, progress) as watch:
-            try:
-                for base in range(0, n, size):
-                    count = min(size, n - base)
-                    if s is None or lib.solver_size(s) != count:
-                        lib.solver_free(s)
-                        s = None
-                        s = self._solver(count, be, devices, watch)
-                        device = lib.text(lib.solver_describe(s))
-                    rc = lib.solver_load(s, ctypes.byref(pool), base, 0, count)
-                    if rc == _lib.OK:
-                        rc = lib.solver_run(s)
-                    if rc == _lib.OK:
-                        rc = lib.solver_store(s, ctypes.byref(store), base, 0, count)
-                    if rc != _lib.OK:
-                        self._fail(s, rc, watch)
-                    self._add_stats(s, totals)
-                    watch.chunk_done(count)
-            finally:
-                lib.solver_free(s)
-        del keep
+
+        def run_slice(s, base, count):
+            rc = lib.solver_run(s)
+            return rc if rc != _lib.OK else lib.solver_store(s, ctypes.byref(store), base, 0, count)
+
+        start = time.monotonic()
+        totals, device = self._in_slices(systems, size, be, devices, progress, run_slice)
         arrays = {name: states[k] for k, name in enumerate(self.names.states)}
         arrays.update({name: acc[k] for k, name in enumerate(self.names.accessories)})
         arrays.update({"t": t, "t0": t0, "t1": t1})
