@@ -62,7 +62,11 @@ if [ "$(id -u)" != 0 ]; then
 fi
 echo "odegen: make $target installs the missing Debian packages: ${missing[*]}"
 export DEBIAN_FRONTEND=noninteractive
-if ! $sudo apt-get update -qq || ! $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"; then
-    echo "odegen: installing ${missing[*]} failed (apt-get's messages above)" >&2
+log=$(mktemp "${TMPDIR:-/tmp}/odegen-apt.XXXXXX") || exit 1
+if ! { $sudo apt-get update && $sudo apt-get install -y --no-install-recommends "${missing[@]}"; } >"$log" 2>&1; then
+    tail -n 30 "$log" >&2
+    echo "odegen: installing ${missing[*]} failed (apt-get's last lines above; all of them in $log)" >&2
     exit 1
 fi
+rm -f "$log"
+echo "odegen: installed ${missing[*]}"
