@@ -13,5 +13,6 @@
 #include "example_model.h"
 #include "solver.h"
 #include "driver.h"
+#include "scan_fill.c"
 #include "library.c"
 #include "runner.c"
