@@ -18,10 +18,11 @@
  * "1e-05", 2^60 → "1.152921504606847e+18", 1e16 → "10000000000000000".
  */
 #ifndef ODEGEN_GENERATED
-#include <stdint.h>
-#include <string.h>
 #include "shortest_tables.h"
 #endif
+
+#include <stdint.h>
+#include <string.h>
 
 /* Room for the longest text: "-2.2250738585072014e-308" and a NUL. */
 #define ODE_SHORTEST_MAX 25
