@@ -647,7 +647,7 @@ static int ode_gpu_create(model_solver *s, const int *devices, int ndevices)
     for (int k = 0; k < ndevices; k++) {
         OdeDevice *d = &s->dev[k];
         d->id = devices[k];
-        d->cap = (int)((long long)s->cap * (k + 1) / ndevices) - (int)((long long)s->cap * k / ndevices);
+        d->cap = (int)(((long long)s->cap + ndevices - 1) / ndevices);   /* the largest slice of any n <= cap */
     }
     ode_gpu_slices(s);
     for (int k = 0; k < ndevices; k++) {

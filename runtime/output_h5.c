@@ -9,9 +9,11 @@
  * (HDF5 dimension scales), coordinates, attributes for provenance.
  *
  *   /<field>      (system, rep)  float64 (float32 for a float model): one per recorded field
- *   /status       (system, rep)  enum enum_status (int8; the type is named so that it sorts before the dataset, which netCDF-C needs): ready, finished, event,
- *                                equilibrium, maxsteps, bound, nan; also CF's
- *                                flag_values / flag_meanings attributes
+ *   /status       (system, rep)  int8 enum: ready, finished, event,
+ *                                equilibrium, maxsteps, bound, nan (the type is
+ *                                /enum_status: a name before "status", which
+ *                                netCDF-C needs); also CF's flag_values and
+ *                                flag_meanings attributes
  *   /system       (system,)      int64 0 … N-1: the index in the scan product
  *   /rep          (rep,)         int32 0 … M-1: the recorded integration
  *   /scan_<name>  (scan_<name>,) float64: the values of one scan line, its own
@@ -41,6 +43,9 @@
 #include <hdf5.h>
 #include <hdf5_hl.h>
 
+/* HDF5's error printing is per thread: off wherever it is called. */
+static void ode_h5_quiet(void) { H5Eset_auto2(H5E_DEFAULT, NULL, NULL); }
+
 typedef struct OdeH5 {
     const OdeRunInfo *info;
     char *path;
@@ -53,10 +58,15 @@ typedef struct OdeH5 {
     size_t indices_cap;
 } OdeH5;
 
-/* The innermost message of HDF5's error stack (its own printing is off). */
+/* The innermost message of HDF5's error stack (its own printing is off),
+ * cut to its first phrase: "file write failed: time = …, filename = …" says
+ * "file write failed". */
 static herr_t ode_h5_first_error(unsigned n, const H5E_error2_t *e, void *out)
 {
-    if (n == 0) snprintf((char *)out, 300, "%s (HDF5: %s)", strerror(errno ? errno : EIO), e->desc);
+    if (n != 0) return 0;
+    const size_t phrase = strcspn(e->desc, ":,\n");
+    snprintf((char *)out, 300, "%s (HDF5: %.*s)", strerror(errno ? errno : EIO), (int)(phrase < 200 ? phrase : 200),
+             e->desc);
     return 0;
 }
 
@@ -136,7 +146,10 @@ static int ode_h5_open(void **state, const OdeRunInfo *info, const char *path, i
             return EINVAL;
         }
     }
-    H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+    /* No clean-up at exit: a file whose close failed (a full disk) would make
+     * HDF5's own crash; the process ends right after the output anyway. */
+    H5dont_atexit();
+    ode_h5_quiet();
     OdeH5 *h = (OdeH5 *)calloc(1, sizeof *h);
     if (!h) return ENOMEM;
     *state = h;
@@ -156,8 +169,13 @@ static int ode_h5_open(void **state, const OdeRunInfo *info, const char *path, i
     strcpy(h->path, path);
     h->real_type = info->real_size == 4 ? H5T_NATIVE_FLOAT : H5T_NATIVE_DOUBLE;
 
+    /* No sieve buffer: each block's rows go to the file when written, so that
+     * a full disk shows up at once, not at the close. */
     errno = 0;
-    h->file = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+    hid_t access = H5Pcreate(H5P_FILE_ACCESS);
+    if (access >= 0) H5Pset_sieve_buf_size(access, 0);
+    h->file = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, access >= 0 ? access : H5P_DEFAULT);
+    if (access >= 0) H5Pclose(access);
     if (h->file < 0) return ode_h5_fail(error, size, "creating the file");
     const hsize_t dims[2] = {(hsize_t)info->systems, (hsize_t)info->record};
 
@@ -217,7 +235,8 @@ static int ode_h5_open(void **state, const OdeRunInfo *info, const char *path, i
                                  is_status ? h->status_type : h->real_type, 2, dims);
         if (is_status) h->status = d;
         else h->fields[f] = d;
-        bad = d < 0 || H5DSattach_scale(d, h->system, 0) < 0 || H5DSattach_scale(d, rep, 1) < 0;
+        bad = d < 0 || H5DSattach_scale(d, h->system, 0) < 0 || H5DSattach_scale(d, rep, 1) < 0 ||
+              H5DSset_label(d, 0, "system") < 0 || H5DSset_label(d, 1, "rep") < 0;
         if (!bad && is_status) {
             char meanings[512] = "";
             signed char values[64];
@@ -303,6 +322,7 @@ static int ode_h5_write(void *state, const OdeBlock *b, char *error, size_t size
 {
     OdeH5 *h = (OdeH5 *)state;
     if (b->bytes == 0) return 0;
+    ode_h5_quiet();
     const hsize_t start[2] = {(hsize_t)b->first, (hsize_t)b->rep0}, count[2] = {(hsize_t)b->nsys, (hsize_t)b->nrep};
     const size_t cells = (size_t)b->nsys * (size_t)b->nrep;
     hid_t mem = H5Screate_simple(2, count, NULL);
@@ -335,6 +355,7 @@ static int ode_h5_flush(void *state, char *error, size_t size)
 {
     OdeH5 *h = (OdeH5 *)state;
     int *fd = NULL;
+    ode_h5_quiet();
     errno = 0;
     if (H5Fflush(h->file, H5F_SCOPE_LOCAL) < 0) return ode_h5_fail(error, size, "flushing");
     if (H5Fget_vfd_handle(h->file, H5P_DEFAULT, (void **)&fd) >= 0 && fd && fdatasync(*fd) != 0 && errno != EINVAL)
@@ -361,6 +382,7 @@ static void ode_h5_close_ids(OdeH5 *h)
 static int ode_h5_close(void *state, char *error, size_t size)
 {
     OdeH5 *h = (OdeH5 *)state;
+    ode_h5_quiet();
     ode_h5_close_ids(h);
     errno = 0;
     const herr_t closed = H5Fclose(h->file);

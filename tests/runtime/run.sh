@@ -42,12 +42,25 @@ ok() { passed=$((passed + 1)); }
 echo "== build with $CC (C11, ASan, UBSan)"
 $CC -x c -std=c11 -O1 -g -fopenmp $SAN $WARN $INC -c tests/runtime/assembled.c -o "$B/lib_asan.o" || exit 1
 $CC -std=c11 -O1 -g -fopenmp $SAN $WARN $INC tests/runtime/test_api.c "$B/lib_asan.o" -lpthread -lm -o "$B/test_api" || exit 1
-$CC -std=c11 -O1 -g $SAN $WARN $INC -c tests/runtime/runner_main.c -o "$B/runner_main_asan.o" || exit 1
-$CC -fopenmp $SAN "$B/runner_main_asan.o" "$B/lib_asan.o" -lpthread -lm -o "$B/example" || exit 1
-# A plain build too, for what ASan cannot run under (an address-space limit).
+# The runner's main with HDF5 where Debian's libhdf5-dev is (as the generated
+# Makefile finds it), and without, for the refusal of .h5.
+H5PKG=$(for p in hdf5-serial hdf5; do pkg-config --exists $p 2>/dev/null && { echo $p; break; }; done)
+H5CFLAGS= H5LIBS=
+if [ -n "$H5PKG" ]; then
+    H5CFLAGS="-DODE_HDF5 $(pkg-config --cflags $H5PKG)"
+    H5LIBS=$(pkg-config --libs $H5PKG | sed 's/-lhdf5\b/-lhdf5_hl -lhdf5/')
+fi
+$CC -std=c11 -O1 -g $SAN $WARN $INC $H5CFLAGS -c tests/runtime/runner_main.c -o "$B/runner_main_asan.o" || exit 1
+$CC -fopenmp $SAN "$B/runner_main_asan.o" "$B/lib_asan.o" $H5LIBS -lpthread -lm -o "$B/example" || exit 1
+$CC -std=c11 -O1 -g $SAN $WARN $INC -c tests/runtime/runner_main.c -o "$B/runner_main_noh5.o" || exit 1
+$CC -fopenmp $SAN "$B/runner_main_noh5.o" "$B/lib_asan.o" -lpthread -lm -o "$B/example_noh5" || exit 1
+# A plain build too, for what ASan cannot run under (an address-space limit)
+# and for what is timed.
 $CC -x c -std=c11 -O2 -fopenmp $WARN $INC -c tests/runtime/assembled.c -o "$B/lib_plain.o" || exit 1
-$CC -std=c11 -O2 $WARN $INC tests/runtime/runner_main.c "$B/lib_plain.o" -fopenmp -lpthread -lm -o "$B/example_plain" || exit 1
+$CC -std=c11 -O2 $WARN $INC $H5CFLAGS tests/runtime/runner_main.c "$B/lib_plain.o" -fopenmp $H5LIBS -lpthread -lm \
+    -o "$B/example_plain" || exit 1
 EX=$B/example
+EXP=$B/example_plain
 
 echo "== API tests"
 if timeout 300 "$B/test_api"; then ok; else fail "test_api"; fi
@@ -258,6 +271,14 @@ ls -A "$T" | grep -q '^\.chunk' && fail "temporary files left: $(ls -A "$T")"
 # ------------------------------------------------------------------ temporary file, signals
 echo "== runner: temporary file, signals"
 set -m   # background jobs keep SIGINT (a shell without job control would ignore it for them)
+# A SIGINT ignored when this script started (run in the background by a shell
+# without job control) stays ignored for every child: the runner then rightly
+# ignores it too, and the SIGINT cases are skipped.
+SIGS="INT TERM"
+if [ $(( $(sed -n 's/^SigIgn:\s*//p' /proc/$$/status 2>/dev/null | sed 's/^/0x/' || echo 0) & 2 )) != 0 ]; then
+    SIGS=TERM
+    echo "   (SIGINT is ignored by this shell, and so by the runner: the SIGINT cases are skipped)"
+fi
 long=(--quiet --scan 'k=lin(0.2,0.3,4000)' --transient 200 --recorded 2)
 # While running, only the temporary file exists; at the end only the final one.
 mkdir -p "$T/run"
@@ -273,7 +294,7 @@ wait $pid
 rc=$?
 case "$seen" in .out.csv.??????) ok ;; *) fail "while running, the directory held '$seen'" ;; esac
 [ "$rc" = 0 ] && [ "$(ls -A "$T/run")" = out.csv ] && ok || fail "after the run: status $rc, files: $(ls -A "$T/run")"
-for sig in INT TERM; do
+for sig in $SIGS; do
     mkdir -p "$T/sig$sig"
     "$EX" "${long[@]}" -o "$T/sig$sig/out.csv" 2>"$T/err" &
     pid=$!
@@ -286,6 +307,152 @@ for sig in INT TERM; do
     [ $sig = TERM ] && want=143
     [ "$rc" = $want ] && [ -z "$(ls -A "$T/sig$sig")" ] && grep -q 'example: interrupted' "$T/err" && ok ||
         fail "SIG$sig: status $rc, files left: '$(ls -A "$T/sig$sig")', stderr: $(cat "$T/err")"
+done
+set +m
+
+# ------------------------------------------------------------------ shortest round trip
+echo "== the shortest round-trip formatter (runtime/shortest.c)"
+if $CC -std=c11 -O1 -g $SAN $WARN $INC tests/runtime/test_shortest.c -lm -o "$B/test_shortest_asan" &&
+    timeout 300 "$B/test_shortest_asan" 100000; then ok; else fail "test_shortest (ASan, UBSan)"; fi
+if $CC -std=c11 -O1 -g -DODE_NO_INT128 $SAN $WARN $INC tests/runtime/test_shortest.c -lm -o "$B/test_shortest_64" &&
+    timeout 300 "$B/test_shortest_64" 50000 >/dev/null; then ok; else fail "test_shortest without 128-bit integers"; fi
+if $CC -std=c11 -O2 $WARN $INC tests/runtime/test_shortest.c -lm -o "$B/test_shortest" &&
+    timeout 300 "$B/test_shortest" 300000; then ok; else fail "test_shortest"; fi
+/usr/bin/python3 tools/shortest_tables.py | cmp -s - runtime/shortest_tables.h && ok ||
+    fail "runtime/shortest_tables.h is not what tools/shortest_tables.py writes"
+
+# ------------------------------------------------------------------ HDF5
+echo "== runner: HDF5 output"
+mkdir -p "$T/h5"
+EX=$B/example_noh5
+expect 1 "$E cannot write '$T/h5/x.h5': this runner was built without HDF5; install Debian's libhdf5-dev (sudo apt-get install libhdf5-dev) and rebuild it (make), or write CSV" \
+    --quiet --scan 'k=list(0.25)' --recorded 1 -o "$T/h5/x.h5"
+EX=$B/example
+[ -z "$(ls -A "$T/h5")" ] && ok || fail "a refused .h5 left files: $(ls -A "$T/h5")"
+if [ -n "$H5PKG" ]; then
+    h5args=(--quiet --scan 'k=lin(0.2,0.3,7)' --scan 'y1=list(0.1,-0.1)' --fields y1,ymax,k,t --transient 2 --recorded 3)
+    run "${h5args[@]}" -o "$T/h5/out.csv"
+    run "${h5args[@]}" -o "$T/h5/out.h5"
+    [ "$rc" = 0 ] && [ ! -s "$T/err" ] && ok || fail "HDF5 run: status $rc, $(cat "$T/err")"
+    /usr/bin/python3 tests/runtime/check_h5.py "$T/h5/out.h5" "$T/h5/out.csv" model=example precision=double \
+        device=~CPU 'command_line=~--fields y1,ymax,k,t' "source=~y2'=y1-y1^3" odegen_version=~. \
+        'options=~meth=rk4' source_file=example.ode transient=2 record=3 systems=14 \
+        'scan=k=lin(0.2, 0.3, 7); y1=list(0.1, -0.1)' && ok || fail "HDF5 file against the CSV"
+    # Chunks write at their offsets: the same file whatever the chunk size.
+    run "${h5args[@]}" --chunk 3 -o "$T/h5/chunks.h5"
+    /usr/bin/python3 tests/runtime/check_h5.py "$T/h5/chunks.h5" "$T/h5/out.csv" >/dev/null && ok ||
+        fail "HDF5 in chunks of 3: $(/usr/bin/python3 tests/runtime/check_h5.py "$T/h5/chunks.h5" "$T/h5/out.csv")"
+    # No recorded integration: fields of shape (systems, 0).
+    run --quiet --scan 'k=lin(0.2,0.3,4)' --transient 1 --recorded 0 -o "$T/h5/none.h5"
+    [ "$rc" = 0 ] && /usr/bin/python3 -c "import h5py, sys; f = h5py.File(sys.argv[1]); sys.exit(f['y1'].shape != (4, 0) or f['status'].shape != (4, 0))" "$T/h5/none.h5" &&
+        ok || fail "HDF5 with --recorded 0: status $rc, $(cat "$T/err")"
+    # A pipe cannot hold an HDF5 file.
+    mkfifo "$T/h5/pipe.h5"
+    expect 1 "$E cannot write '$T/h5/pipe.h5': HDF5 output needs a regular file" --quiet --recorded 1 --scan 'k=list(1)' -o "$T/h5/pipe.h5"
+    rm -f "$T/h5/pipe.h5"
+    ls -A "$T/h5" | grep -q '^\.' && fail "temporary HDF5 files left: $(ls -A "$T/h5")"
+else
+    echo "   (HDF5 not installed here: only the refusal was tested; Debian: sudo apt-get install libhdf5-dev)"
+fi
+
+# ------------------------------------------------------------------ estimates
+echo "== runner: estimates before the run"
+run --estimate --scan 'k=lin(0.2,0.3,1000)' --transient 1 --recorded 2 -o "$T/est.csv"
+[ "$rc" = 0 ] && [ ! -e "$T/est.csv" ] && [ ! -s "$T/err" ] && [ "$(wc -l <"$T/out")" = 1 ] &&
+    grep -Eq "^example: estimate: 1000 systems, 2000 rows, about [0-9.]+ [KMGTP]iB of CSV \([0-9.]+ [KMGTP]iB free\), about .+ of integration \(from [0-9]+ systems\)$" "$T/out" &&
+    ok || fail "--estimate: status $rc, $(cat "$T/out" "$T/err")"
+# 10^12 systems: refused with the numbers, before anything runs or is written.
+t0=$SECONDS
+run --scan 'k=lin(0,1,1000000)' --scan 'B=lin(0,1,1000000)' -o "$T/huge.csv"
+re="^$E the output would not fit: about [0-9.]+ [TP]iB of CSV \(3\.2e\+13 rows of about [0-9]+ bytes\) for [0-9.]+ [KMGTP]iB free where '$T/huge.csv' goes; record fewer integrations or fields, scan fewer systems, or write it elsewhere$"
+[ "$rc" = 1 ] && grep -Eq "$re" "$T/err" && [ "$(wc -l <"$T/err")" = 1 ] && [ -z "$(ls -A "$T" | grep huge)" ] &&
+    [ $((SECONDS - t0)) -lt 30 ] && ok || fail "10^12 systems: status $rc after $((SECONDS - t0)) s, $(cat "$T/err")"
+if [ -n "$H5PKG" ]; then
+    run --scan 'k=lin(0,1,1000000)' --scan 'B=lin(0,1,1000000)' -o "$T/huge.h5"
+    grep -Eq "^$E the output would not fit: about [0-9.]+ [TP]iB of HDF5 \(3\.2e\+13 rows of about 17 bytes\)" "$T/err" &&
+        [ "$rc" = 1 ] && ok || fail "10^12 systems in HDF5: status $rc, $(cat "$T/err")"
+fi
+
+# ------------------------------------------------------------------ a disk that fills up
+# A 2 MiB tmpfs in a mount namespace of our own (where the system allows
+# one): the run's output fits when it starts; another file then takes the
+# space.  The run must stop at its next write — not at the end of the
+# integration, seconds later — with the message, exit status 1 and no file.
+echo "== runner: a disk that fills up during the run"
+if unshare -m true 2>/dev/null; then
+    mkdir -p "$T/mnt"
+    cat >"$T/fill.sh" <<EOF
+mount -t tmpfs -o size=2m tmpfs "$T/mnt" || exit 77
+for out in out.csv $( [ -n "$H5PKG" ] && echo out.h5 ); do
+    rm -f "$T/mnt"/*
+    start=\$(date +%s.%N)
+    "$EXP" --quiet --scan 'k=lin(0.2,0.3,4000)' --transient 150 --recorded 2 --chunk 100 -o "$T/mnt/\$out" 2>"$T/full.err" &
+    pid=\$!
+    for i in \$(seq 600); do
+        [ "\$(du -sb "$T/mnt" | cut -f1)" -gt 10000 ] && break
+        sleep 0.02
+    done
+    dd if=/dev/zero of="$T/mnt/filler" bs=64k 2>/dev/null
+    full=\$(date +%s.%N)
+    wait \$pid
+    rc=\$?
+    end=\$(date +%s.%N)
+    echo "\$out \$rc \$(awk -v a=\$full -v b=\$start 'BEGIN { print a - b }') \$(awk -v a=\$end -v b=\$full 'BEGIN { print a - b }') \$(ls -A "$T/mnt" | tr '\n' ' ')|\$(cat "$T/full.err")"
+done
+EOF
+    unshare -m bash "$T/fill.sh" >"$T/fill.out" 2>&1
+    urc=$?
+    if [ $urc = 77 ]; then
+        echo "   (no tmpfs can be mounted here: skipped; /dev/full and a file size limit are tested above)"
+    else
+        while IFS='|' read -r line err; do
+            read -r out rc before after left <<<"$line"
+            if [ "$rc" = 1 ] && echo "$err" | grep -q "^$E cannot write '$T/mnt/$out': .*No space left on device" &&
+                [ "$left" = filler ] && awk -v a="$after" 'BEGIN { exit !(a < 3) }'; then
+                ok
+                printf '   %s: the disk filled %.2f s into the run; the run stopped %.2f s later\n' "$out" "$before" "$after"
+            else
+                fail "full disk ($out): status $rc, stopped $after s after the disk filled, files left: '$left', stderr: $err"
+            fi
+        done <"$T/fill.out"
+        [ -s "$T/fill.out" ] || fail "full disk: no result: $(cat "$T/fill.out")"
+    fi
+else
+    echo "   (no mount namespace here: skipped; /dev/full and a file size limit are tested above)"
+fi
+
+# ------------------------------------------------------------------ interrupted while writing to a pipe
+# Whatever the moment of SIGINT or SIGTERM, a reader of the pipe gets whole
+# rows: the output ends with a newline and every row has all its fields.
+echo "== runner: interrupted while writing to a pipe"
+set -m
+mkfifo "$T/pipe"
+for how in -o stdout; do
+    for sig in $SIGS; do
+        for delay in 0.4 0.9; do
+            cat "$T/pipe" >"$T/piped" &
+            catpid=$!
+            if [ $how = -o ]; then
+                "$EXP" --quiet --scan 'k=lin(0.2,0.3,4000)' --transient 0 --recorded 60 --chunk 100 -o "$T/pipe" 2>"$T/err" &
+            else
+                "$EXP" --quiet --scan 'k=lin(0.2,0.3,4000)' --transient 0 --recorded 60 --chunk 100 >"$T/pipe" 2>"$T/err" &
+            fi
+            pid=$!
+            sleep $delay
+            kill -$sig $pid
+            wait $pid
+            rc=$?
+            wait $catpid
+            want=130
+            [ $sig = TERM ] && want=143
+            bad=$(awk -F, 'NF != 5 { print NR": "$0; exit }' "$T/piped")
+            if [ "$rc" = $want ] && [ -s "$T/piped" ] && [ "$(tail -c 1 "$T/piped" | od -An -c | tr -d ' ')" = '\n' ] && [ -z "$bad" ]; then
+                ok
+            else
+                fail "SIG$sig after $delay s, output $how a pipe: status $rc, $(wc -c <"$T/piped") bytes, last: $(tail -c 40 "$T/piped" | od -c | head -3), bad row: $bad"
+            fi
+        done
+    done
 done
 set +m
 
