@@ -29,7 +29,7 @@
 
 #if defined(__SIZEOF_INT128__) && !defined(ODE_NO_INT128)
 /* floor(m * mul / 2^shift) for m < 2^55, mul < 2^126, shift >= 64. */
-static uint64_t ode_mul_shift(uint64_t m, const unsigned long long *mul, int shift)
+static uint64_t ode_dec_mul_shift(uint64_t m, const unsigned long long *mul, int shift)
 {
     const unsigned __int128 low = (unsigned __int128)m * mul[0];
     const unsigned __int128 high = (unsigned __int128)m * mul[1];
@@ -37,7 +37,7 @@ static uint64_t ode_mul_shift(uint64_t m, const unsigned long long *mul, int shi
 }
 #else
 /* The same with 64-bit pieces: the 128-bit products by halves. */
-static void ode_mul_64(uint64_t a, uint64_t b, uint64_t *hi, uint64_t *lo)
+static void ode_dec_mul_64(uint64_t a, uint64_t b, uint64_t *hi, uint64_t *lo)
 {
     const uint64_t a0 = (uint32_t)a, a1 = a >> 32, b0 = (uint32_t)b, b1 = b >> 32;
     const uint64_t p00 = a0 * b0, p01 = a0 * b1, p10 = a1 * b0, p11 = a1 * b1;
@@ -46,11 +46,11 @@ static void ode_mul_64(uint64_t a, uint64_t b, uint64_t *hi, uint64_t *lo)
     *hi = p11 + (p01 >> 32) + (p10 >> 32) + (mid >> 32);
 }
 
-static uint64_t ode_mul_shift(uint64_t m, const unsigned long long *mul, int shift)
+static uint64_t ode_dec_mul_shift(uint64_t m, const unsigned long long *mul, int shift)
 {
     uint64_t low_hi, low_lo, high_hi, high_lo;
-    ode_mul_64(m, mul[0], &low_hi, &low_lo);
-    ode_mul_64(m, mul[1], &high_hi, &high_lo);
+    ode_dec_mul_64(m, mul[0], &low_hi, &low_lo);
+    ode_dec_mul_64(m, mul[1], &high_hi, &high_lo);
     const uint64_t sum = low_hi + high_lo;
     const uint64_t top = high_hi + (sum < low_hi);
     const int s = shift - 64;   /* 54 to 64 for doubles */
@@ -59,11 +59,11 @@ static uint64_t ode_mul_shift(uint64_t m, const unsigned long long *mul, int shi
 #endif
 
 /* floor(e log10 2), floor(e log10 5), bits(5^e): exact over the ranges used. */
-static int ode_log10_pow2(int e) { return (int)(((uint32_t)e * 78913u) >> 18); }
-static int ode_log10_pow5(int e) { return (int)(((uint32_t)e * 732923u) >> 20); }
-static int ode_pow5_bits(int e) { return (int)(((uint32_t)e * 1217359u) >> 19) + 1; }
+static int ode_dec_log10_pow2(int e) { return (int)(((uint32_t)e * 78913u) >> 18); }
+static int ode_dec_log10_pow5(int e) { return (int)(((uint32_t)e * 732923u) >> 20); }
+static int ode_dec_pow5_bits(int e) { return (int)(((uint32_t)e * 1217359u) >> 19) + 1; }
 
-static int ode_multiple_of_pow5(uint64_t v, int p)
+static int ode_dec_multiple_of_pow5(uint64_t v, int p)
 {
     int count = 0;
     while (v > 0 && v % 5 == 0) {
@@ -73,7 +73,7 @@ static int ode_multiple_of_pow5(uint64_t v, int p)
     return count >= p;
 }
 
-static int ode_multiple_of_pow2(uint64_t v, int p) { return p < 64 && (v & ((1ull << p) - 1)) == 0; }
+static int ode_dec_multiple_of_pow2(uint64_t v, int p) { return p < 64 && (v & ((1ull << p) - 1)) == 0; }
 
 /* The shortest decimal of a finite, non-zero, positive double's bits: v =
  * *digits * 10^*exp10 (the digits without trailing zeros). */
@@ -95,36 +95,36 @@ static void ode_shortest_digits(uint64_t bits, uint64_t *digits, int *exp10)
     int vm_exact = 0, vr_exact = 0;   /* the dropped digits of vm / vr are all zero */
     if (e2 >= 0) {
         /* Divide by 10^q: times 2^e2 / 10^q = 2^(e2-q) / 5^q. */
-        const int q = ode_log10_pow2(e2) - (e2 > 3);
-        const int k = ODE_POW5_BITS + ode_pow5_bits(q) - 1;
+        const int q = ode_dec_log10_pow2(e2) - (e2 > 3);
+        const int k = ODE_DEC_POW5_BITS + ode_dec_pow5_bits(q) - 1;
         const int i = -e2 + q + k;
         e10 = q;
-        vr = ode_mul_shift(mv, ode_pow5_inv[q], i);
-        vp = ode_mul_shift(mp, ode_pow5_inv[q], i);
-        vm = ode_mul_shift(mm, ode_pow5_inv[q], i);
+        vr = ode_dec_mul_shift(mv, ode_dec_pow5_inv[q], i);
+        vp = ode_dec_mul_shift(mp, ode_dec_pow5_inv[q], i);
+        vm = ode_dec_mul_shift(mm, ode_dec_pow5_inv[q], i);
         if (q <= 21) {
             /* Exact quotients: at most one of mm, mv, mp is a multiple of 5. */
-            if (mv % 5 == 0) vr_exact = ode_multiple_of_pow5(mv, q);
-            else if (inclusive) vm_exact = ode_multiple_of_pow5(mm, q);
-            else vp -= (uint64_t)ode_multiple_of_pow5(mp, q);   /* an excluded upper bound */
+            if (mv % 5 == 0) vr_exact = ode_dec_multiple_of_pow5(mv, q);
+            else if (inclusive) vm_exact = ode_dec_multiple_of_pow5(mm, q);
+            else vp -= (uint64_t)ode_dec_multiple_of_pow5(mp, q);   /* an excluded upper bound */
         }
     } else {
         /* Multiply by 10^-e10 = 5^i * 2^(-e2-q), i = -e2 - q. */
-        const int q = ode_log10_pow5(-e2) - (-e2 > 1);
+        const int q = ode_dec_log10_pow5(-e2) - (-e2 > 1);
         const int i = -e2 - q;
-        const int k = ode_pow5_bits(i) - ODE_POW5_BITS;
+        const int k = ode_dec_pow5_bits(i) - ODE_DEC_POW5_BITS;
         const int j = q - k;
         e10 = q + e2;
-        vr = ode_mul_shift(mv, ode_pow5[i], j);
-        vp = ode_mul_shift(mp, ode_pow5[i], j);
-        vm = ode_mul_shift(mm, ode_pow5[i], j);
+        vr = ode_dec_mul_shift(mv, ode_dec_pow5[i], j);
+        vp = ode_dec_mul_shift(mp, ode_dec_pow5[i], j);
+        vm = ode_dec_mul_shift(mm, ode_dec_pow5[i], j);
         if (q <= 1) {
             /* mv = 4 m2 has two factors 2; mm and mp one (or none). */
             vr_exact = 1;
             if (inclusive) vm_exact = shift_low;
             else vp--;
         } else if (q < 63) {
-            vr_exact = ode_multiple_of_pow2(mv, q);
+            vr_exact = ode_dec_multiple_of_pow2(mv, q);
         }
     }
 
@@ -183,25 +183,25 @@ static void ode_shortest_digits(uint64_t bits, uint64_t *digits, int *exp10)
     *exp10 = e10;
 }
 
-static const char ode_digit_pairs[201] =
+static const char ode_dec_digit_pairs[201] =
     "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
     "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
     "8081828384858687888990919293949596979899";
 
 /* The decimal digits of v (no sign, no leading zeros) right-aligned before
  * `end`; returns their count. */
-static int ode_utoa_back(uint64_t v, char *end)
+static int ode_dec_utoa_back(uint64_t v, char *end)
 {
     char *p = end;
     while (v >= 100) {
         const unsigned r = (unsigned)(v % 100);
         v /= 100;
         p -= 2;
-        memcpy(p, ode_digit_pairs + 2 * r, 2);
+        memcpy(p, ode_dec_digit_pairs + 2 * r, 2);
     }
     if (v >= 10) {
         p -= 2;
-        memcpy(p, ode_digit_pairs + 2 * v, 2);
+        memcpy(p, ode_dec_digit_pairs + 2 * v, 2);
     } else {
         *--p = (char)('0' + v);
     }
@@ -212,7 +212,7 @@ static int ode_utoa_back(uint64_t v, char *end)
 static int ode_format_u64(char *out, uint64_t v)
 {
     char tmp[20];
-    const int n = ode_utoa_back(v, tmp + sizeof tmp);
+    const int n = ode_dec_utoa_back(v, tmp + sizeof tmp);
     memcpy(out, tmp + sizeof tmp - n, (size_t)n);
     return n;
 }
@@ -243,7 +243,7 @@ static int ode_format_double(char *out, double v)
     int e10;
     ode_shortest_digits(magnitude, &digits, &e10);
     char d[20];
-    const int n = ode_utoa_back(digits, d + sizeof d);
+    const int n = ode_dec_utoa_back(digits, d + sizeof d);
     const char *first = d + sizeof d - n;
     const int x = e10 + n - 1;   /* v = d.ddd × 10^x */
     if (x < -4 || x >= 17) {

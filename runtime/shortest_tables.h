@@ -3,12 +3,12 @@
 #ifndef ODE_SHORTEST_TABLES_H
 #define ODE_SHORTEST_TABLES_H
 
-#define ODE_POW5_BITS 125
-#define ODE_POW5_COUNT 326
-#define ODE_POW5_INV_COUNT 291
+#define ODE_DEC_POW5_BITS 125
+#define ODE_DEC_POW5_COUNT 326
+#define ODE_DEC_POW5_INV_COUNT 291
 
 /* 5^i to 125 bits, truncated. */
-static const unsigned long long ode_pow5[ODE_POW5_COUNT][2] = {
+static const unsigned long long ode_dec_pow5[ODE_DEC_POW5_COUNT][2] = {
     {0x0000000000000000ULL, 0x1000000000000000ULL},   /* 0 */
     {0x0000000000000000ULL, 0x1400000000000000ULL},   /* 1 */
     {0x0000000000000000ULL, 0x1900000000000000ULL},   /* 2 */
@@ -338,7 +338,7 @@ static const unsigned long long ode_pow5[ODE_POW5_COUNT][2] = {
 };
 
 /* 2^(bits(5^q) - 1 + 125) / 5^q, rounded up. */
-static const unsigned long long ode_pow5_inv[ODE_POW5_INV_COUNT][2] = {
+static const unsigned long long ode_dec_pow5_inv[ODE_DEC_POW5_INV_COUNT][2] = {
     {0x0000000000000001ULL, 0x2000000000000000ULL},   /* 0 */
     {0x999999999999999aULL, 0x1999999999999999ULL},   /* 1 */
     {0x47ae147ae147ae15ULL, 0x147ae147ae147ae1ULL},   /* 2 */

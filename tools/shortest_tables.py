@@ -10,9 +10,9 @@ is divided by 10^q, or multiplied by 10^q, through one 64 x 128-bit product
 and a shift.  Each table entry is a power of five rounded to 125 significant
 bits, split into two 64-bit words (low, high):
 
-  ode_pow5[i]     = 5^i scaled by 2^(125 - bits(5^i)), truncated:
+  ode_dec_pow5[i]     = 5^i scaled by 2^(125 - bits(5^i)), truncated:
                     125 bits of 5^i, for the exponents e < 0 (i <= 325)
-  ode_pow5_inv[q] = floor(2^(bits(5^q) - 1 + 125) / 5^q) + 1:
+  ode_dec_pow5_inv[q] = floor(2^(bits(5^q) - 1 + 125) / 5^q) + 1:
                     125 bits of 1/5^q, rounded up, for e >= 0 (q <= 290)
 
 where bits(x) is the number of binary digits of x.  With 125 bits, the
@@ -44,12 +44,12 @@ def main():
     out.append("#ifndef ODE_SHORTEST_TABLES_H")
     out.append("#define ODE_SHORTEST_TABLES_H")
     out.append("")
-    out.append("#define ODE_POW5_BITS %d" % BITS)
-    out.append("#define ODE_POW5_COUNT %d" % POW5_COUNT)
-    out.append("#define ODE_POW5_INV_COUNT %d" % POW5_INV_COUNT)
+    out.append("#define ODE_DEC_POW5_BITS %d" % BITS)
+    out.append("#define ODE_DEC_POW5_COUNT %d" % POW5_COUNT)
+    out.append("#define ODE_DEC_POW5_INV_COUNT %d" % POW5_INV_COUNT)
     out.append("")
     out.append("/* 5^i to 125 bits, truncated. */")
-    out.append("static const unsigned long long ode_pow5[ODE_POW5_COUNT][2] = {")
+    out.append("static const unsigned long long ode_dec_pow5[ODE_DEC_POW5_COUNT][2] = {")
     for i in range(POW5_COUNT):
         p = 5 ** i
         b = p.bit_length()
@@ -60,7 +60,7 @@ def main():
     out.append("};")
     out.append("")
     out.append("/* 2^(bits(5^q) - 1 + 125) / 5^q, rounded up. */")
-    out.append("static const unsigned long long ode_pow5_inv[ODE_POW5_INV_COUNT][2] = {")
+    out.append("static const unsigned long long ode_dec_pow5_inv[ODE_DEC_POW5_INV_COUNT][2] = {")
     for q in range(POW5_INV_COUNT):
         p = 5 ** q
         b = p.bit_length()

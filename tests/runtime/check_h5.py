@@ -79,7 +79,7 @@ def main():
             fail("%s is not its own dimension" % a)
         if name in fields and d.attrs["target"] == "parameter":   # a state moves; a parameter stays
             index = (np.arange(systems) // stride) % len(values)
-            if not (f[name][:, 0] == values[index]).all():
+            if not (f[name][:, 0] == values[index].astype(f[name].dtype)).all():
                 fail("scan %s: the recorded %s does not match the axis" % (a, name))
     scan = f.attrs["scan"]
     if len(axes) != (scan.count("=") if scan else 0):
