@@ -980,29 +980,41 @@ static double ode_free_space(const char *path)
     return (double)vfs.f_bavail * (double)vfs.f_frsize;
 }
 
-/* A short run before the scan: `sample` systems spread over it (on the GPU
- * a full wave, so that the time is the device's throughput, not one
+/* A short run before the scan: systems spread over it (on the GPU a full
+ * wave at least, so that the time is the device's throughput, not one
  * thread's), one integration each, in the solver that will run the first
- * chunk.  Gives the rows' typical size and the time per integration. */
+ * chunk; more systems, then more integrations, until it takes 50 ms (start-up
+ * costs would dominate a shorter one).  Gives the rows' typical size and the
+ * time per integration. */
 static int ode_calibrate(model_solver *s, const OdePlan *pl, const OdeRunner *r, const OdeFormat *format,
                          const OdeRunInfo *info, long long total, long long sample, OdeEstimate *e)
 {
-    const int count = (int)(sample < total ? sample : total);
-    const long long every = total / count;
-    const int transient = r->record > 0 ? 0 : 1, record = r->record > 0 ? 1 : 0;
-    int rc = ode_solver_resize(s, count);
-    if (rc == MODEL_OK) rc = ode_solver_fill(s, &pl->fill, every / 2, every);
-    const double t0 = ode_clock();
-    if (rc == MODEL_OK) rc = ode_launch(s, transient, record);
-    if (rc == MODEL_OK) rc = ode_finish(s);
-    if (rc != MODEL_OK) return ode_runtime("%s", model_solver_error(s));
-    const double seconds = s->backend == MODEL_BACKEND_GPU ? s->kernel_seconds : ode_clock() - t0;
-    e->sample = count;
-    e->seconds = seconds * (double)(r->transient + r->record) * ((double)total / count);
-    if (record > 0) {
+    const long long limit = total < s->cap ? total : s->cap;
+    long long count = sample < limit ? sample : limit;
+    const long long reps_all = r->transient + r->record;
+    long long reps = 1;
+    double seconds = 0;
+    for (int round = 0; round < 8; round++) {
+        const long long every = total / count;
+        const int record = r->record > 0 ? 1 : 0, transient = (int)reps - record;
+        int rc = ode_solver_resize(s, (int)count);
+        if (rc == MODEL_OK) rc = ode_solver_fill(s, &pl->fill, every / 2, every);
+        const double t0 = ode_clock();
+        if (rc == MODEL_OK) rc = ode_launch(s, transient, record);
+        if (rc == MODEL_OK) rc = ode_finish(s);
+        if (rc != MODEL_OK) return ode_runtime("%s", model_solver_error(s));
+        seconds = s->backend == MODEL_BACKEND_GPU ? s->kernel_seconds : ode_clock() - t0;
+        if (seconds >= 0.05) break;
+        if (count < limit) count = count * 4 < limit ? count * 4 : limit;
+        else if (reps < reps_all) reps = reps * 4 < reps_all ? reps * 4 : reps_all;
+        else break;
+    }
+    e->sample = (int)count;
+    e->seconds = seconds * ((double)reps_all / (double)reps) * ((double)total / (double)count);
+    if (r->record > 0) {
         OdeChunkView view;
         view.first = total / 2;   /* row numbers of a typical length */
-        view.count = count < 4096 ? count : 4096;
+        view.count = count < 4096 ? (int)count : 4096;
         view.stride = s->n;
         view.record = 1;
         view.nfield = s->h.nfield;
