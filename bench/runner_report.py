@@ -11,8 +11,9 @@ runner times are the runner's own summary (its wall time after CUDA's
 start-up, which is reported apart and not counted).  MPGOS's times are the
 issue's reference (one H200, double precision, integration and copies of what
 is recorded), to be re-measured side by side at review."""
-import json
 import sys
+
+from report import load   # results.jsonl, line by line (bench/report.py)
 
 CASES = [  # name, variant, transient, record, balance, MPGOS s, runner wall before (issue 11)
     ("duffing_rk4", "Duffing RK4, 2^20, 1024+32", "duffing", 1024, 32, 5.78, 36.0),
@@ -22,18 +23,6 @@ CASES = [  # name, variant, transient, record, balance, MPGOS s, runner wall bef
     ("keller_miksis", "Keller-Miksis, 65536, 1024+64", "keller_miksis", 1024, 64, 8.16, 22.4),
 ]
 H5_TARGET = {"duffing_rk4": 1.25, "keller_miksis": 1.25}   # HDF5 wall <= 1.25 x kernel
-
-
-def load(path):
-    rows = []
-    for line in open(path):
-        line = line.strip()
-        if line.startswith("{"):
-            try:
-                rows.append(json.loads(line))
-            except json.JSONDecodeError:
-                pass
-    return rows
 
 
 def mark(ok):

@@ -355,19 +355,25 @@ static int ode_output_chunk(OdeOutput *o, const OdeChunkView *ch)
     return 0;
 }
 
+/* Tells the writer that no more blocks will come, and waits for it to write
+ * those it has. */
+static void ode_output_join(OdeOutput *o)
+{
+    if (!o->writer_started) return;
+    pthread_mutex_lock(&o->lock);
+    o->closing = 1;
+    pthread_cond_broadcast(&o->wake);
+    pthread_mutex_unlock(&o->lock);
+    pthread_join(o->writer, NULL);
+    o->writer_started = 0;
+}
+
 /* Waits for the writer, then completes the output: the format's close (its
  * last data, a sync), and the rename to the final name.  0 or an errno
  * value (message in o->error). */
 static int ode_output_close(OdeOutput *o)
 {
-    if (o->writer_started) {
-        pthread_mutex_lock(&o->lock);
-        o->closing = 1;
-        pthread_cond_broadcast(&o->wake);
-        pthread_mutex_unlock(&o->lock);
-        pthread_join(o->writer, NULL);
-        o->writer_started = 0;
-    }
+    ode_output_join(o);
     const double t0 = ode_output_clock();
     char detail[400] = "";
     void *state = o->state;
@@ -385,14 +391,7 @@ static int ode_output_close(OdeOutput *o)
  * an error). */
 static void ode_output_free(OdeOutput *o)
 {
-    if (o->writer_started) {   /* an error on the main thread: let the writer finish what it has */
-        pthread_mutex_lock(&o->lock);
-        o->closing = 1;
-        pthread_cond_broadcast(&o->wake);
-        pthread_mutex_unlock(&o->lock);
-        pthread_join(o->writer, NULL);
-        o->writer_started = 0;
-    }
+    ode_output_join(o);   /* after an error on the main thread: the writer finishes what it has */
     if (o->state) o->format->discard(o->state);
     o->state = NULL;
     if (o->tmp && ode_signal_path[0]) unlink(o->tmp);

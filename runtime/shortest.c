@@ -75,6 +75,17 @@ static int ode_dec_multiple_of_pow5(uint64_t v, int p)
 
 static int ode_dec_multiple_of_pow2(uint64_t v, int p) { return p < 64 && (v & ((1ull << p) - 1)) == 0; }
 
+/* Drops the last decimal digit of vr, vp and vm; vr_exact stays true while
+ * every digit dropped from vr before this one was 0, last is this one. */
+static void ode_dec_drop_digit(uint64_t *vr, uint64_t *vp, uint64_t *vm, int *vr_exact, int *last)
+{
+    *vr_exact &= *last == 0;
+    *last = (int)(*vr % 10);
+    *vr /= 10;
+    *vp /= 10;
+    *vm /= 10;
+}
+
 /* The shortest decimal of a finite, non-zero, positive double's bits: v =
  * *digits * 10^*exp10 (the digits without trailing zeros). */
 static void ode_shortest_digits(uint64_t bits, uint64_t *digits, int *exp10)
@@ -136,22 +147,12 @@ static void ode_shortest_digits(uint64_t bits, uint64_t *digits, int *exp10)
         /* The rare exact cases: keep track of the zeros. */
         while (vp / 10 > vm / 10) {
             vm_exact &= vm % 10 == 0;
-            vr_exact &= last == 0;
-            last = (int)(vr % 10);
-            vr /= 10;
-            vp /= 10;
-            vm /= 10;
+            ode_dec_drop_digit(&vr, &vp, &vm, &vr_exact, &last);
             removed++;
         }
-        if (vm_exact) {
-            while (vm % 10 == 0) {   /* the lower bound itself is a candidate: shorter still */
-                vr_exact &= last == 0;
-                last = (int)(vr % 10);
-                vr /= 10;
-                vp /= 10;
-                vm /= 10;
-                removed++;
-            }
+        while (vm_exact && vm % 10 == 0) {   /* the lower bound itself is a candidate: shorter still */
+            ode_dec_drop_digit(&vr, &vp, &vm, &vr_exact, &last);
+            removed++;
         }
         if (vr_exact && last == 5 && vr % 2 == 0) last = 4;   /* exactly half-way: to even */
         out = vr + ((vr == vm && (!inclusive || !vm_exact)) || last >= 5);

@@ -48,28 +48,21 @@ def main():
     out.append("#define ODE_DEC_POW5_COUNT %d" % POW5_COUNT)
     out.append("#define ODE_DEC_POW5_INV_COUNT %d" % POW5_INV_COUNT)
     out.append("")
-    out.append("/* 5^i to 125 bits, truncated. */")
-    out.append("static const unsigned long long ode_dec_pow5[ODE_DEC_POW5_COUNT][2] = {")
-    for i in range(POW5_COUNT):
-        p = 5 ** i
-        b = p.bit_length()
-        assert b == pow5bits(i), i
-        v = p >> (b - BITS) if b >= BITS else p << (BITS - b)
-        lo, hi = words(v)
-        out.append("    {0x%016xULL, 0x%016xULL},   /* %d */" % (lo, hi, i))
-    out.append("};")
-    out.append("")
-    out.append("/* 2^(bits(5^q) - 1 + 125) / 5^q, rounded up. */")
-    out.append("static const unsigned long long ode_dec_pow5_inv[ODE_DEC_POW5_INV_COUNT][2] = {")
-    for q in range(POW5_INV_COUNT):
-        p = 5 ** q
-        b = p.bit_length()
-        assert b == pow5bits(q), q
-        v = (1 << (b - 1 + BITS)) // p + 1
-        lo, hi = words(v)
-        out.append("    {0x%016xULL, 0x%016xULL},   /* %d */" % (lo, hi, q))
-    out.append("};")
-    out.append("")
+    def emit(comment, name, size_macro, count, value):
+        out.append("/* %s */" % comment)
+        out.append("static const unsigned long long %s[%s][2] = {" % (name, size_macro))
+        for e in range(count):
+            p = 5 ** e
+            assert p.bit_length() == pow5bits(e), e
+            lo, hi = words(value(p, p.bit_length()))
+            out.append("    {0x%016xULL, 0x%016xULL},   /* %d */" % (lo, hi, e))
+        out.append("};")
+        out.append("")
+
+    emit("5^i to 125 bits, truncated.", "ode_dec_pow5", "ODE_DEC_POW5_COUNT", POW5_COUNT,
+         lambda p, b: p >> (b - BITS) if b >= BITS else p << (BITS - b))
+    emit("2^(bits(5^q) - 1 + 125) / 5^q, rounded up.", "ode_dec_pow5_inv", "ODE_DEC_POW5_INV_COUNT", POW5_INV_COUNT,
+         lambda p, b: (1 << (b - 1 + BITS)) // p + 1)
     out.append("#endif /* ODE_SHORTEST_TABLES_H */")
     print("\n".join(out))
 
