@@ -15,6 +15,9 @@
 # on a second call (bench_model with BENCH_AGAIN).  runner_report.py turns
 # them into the tables of BENCHMARKS.md.
 #   BENCH_QUICK=1   small sizes (a smoke test of the script)
+#   KERNELS=1       also time the five kernels (bench_model, as bench/run.sh
+#                   does) and print the report: the script then stands alone
+#                   (about 4 minutes on one H200)
 set -u
 cd "$(dirname "$0")/.."
 OUT=${1:-bench/out}
@@ -98,3 +101,29 @@ case_run duffing_rkck45 duffing_rkck45 --scan "k=lin(0.2,0.3,$N)" --transient 10
 case_run lorenz lorenz --scan "rho=lin(0,21,$N)" --transient 0 --recorded 1
 case_run valve valve --scan "q=lin(0.2,10,$VALVE)" --transient 1024 --recorded 32
 case_run keller_miksis keller_miksis "${KM[@]}" "${KMREPS[@]}"
+
+if [ "${KERNELS:-0}" = 1 ]; then
+    # The same kernels bench/run.sh times, from the objects built above.
+    kernel() {   # kernel MODEL N TRANSIENT RECORD SCAN…
+        local m=$1
+        shift
+        local bin=$B/$m/bench
+        if [ ! -x "$bin" ]; then
+            nvcc=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
+            "$nvcc" -O3 -arch="$ARCH" -Xcompiler -fopenmp -I"$B/$m" -DMODEL="$m" -DUMODEL="$(echo "$m" | tr a-z A-Z)" \
+                bench/bench_model.c "$B/$m/$m.o" -o "$bin" -lm || { echo "bench_model for $m failed"; return; }
+        fi
+        local line
+        line=$(timeout 300 "$bin" "$1" "$2" "$3" 0 0 "${@:4}") && printf '{"variant": "%s", %s\n' "$m" "${line#\{}" >>"$RES"
+        log "kernel $m: $(echo "$line" | grep -o '"seconds": [0-9.]*')"
+    }
+    KMK="PA1=list:0.5:1.1 PA2=list:0.7:1.2 f1=log:20:1000:128 f2=log:20:1000:128"
+    [ "${BENCH_QUICK:-0}" = 1 ] && KMK="PA1=list:1.1 PA2=list:1.2 f1=log:20:1000:16 f2=log:20:1000:16"
+    kernel duffing "$N" 1024 32 "k=lin:0.2:0.3:0"
+    kernel duffing_rkck45 "$N" 1024 32 "k=lin:0.2:0.3:0"
+    BENCH_AGAIN=1 kernel lorenz "$N" 0 1 "rho=lin:0:21:0"
+    kernel valve "$VALVE" 1024 32 "q=lin:0.2:10:0"
+    read -r -a kmreps <<<"${KMREPS[1]} ${KMREPS[3]}"
+    kernel keller_miksis 0 "${kmreps[0]}" "${kmreps[1]}" $KMK
+    ${PY:-python3} bench/runner_report.py "$RES"
+fi
