@@ -1613,7 +1613,11 @@ static int ode_solver_set_plan(model_solver *s, const OdeFillPlan *plan)
     for (int k = 0; k < s->ndev && rc == MODEL_OK; k++) {
         OdeDevice *d = &s->dev[k];
         cudaError_t err = cudaSetDevice(d->id);
-        if (err == cudaSuccess && !d->plan_memory) err = cudaMalloc(&d->plan_memory, bytes);
+        if (err == cudaSuccess && d->plan_memory) {   /* another plan before: its size may differ */
+            err = cudaFree(d->plan_memory);
+            d->plan_memory = NULL;
+        }
+        if (err == cudaSuccess) err = cudaMalloc(&d->plan_memory, bytes);
         if (err != cudaSuccess) {
             rc = ode_cuda_fail(s, d, err, "cudaMalloc(the scan's definition)", __LINE__);
             break;
