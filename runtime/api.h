@@ -31,10 +31,15 @@
  *    Nothing in the library calls exit() or prints.
  *  - Values cross the API as double whatever the model's precision (a model
  *    built with `prec=float` rounds them to float inside).
- *  - A solver holds n "resident" systems in host arrays that are the truth
- *    between calls; a run copies them to the device (when the backend is a
- *    GPU), integrates and copies them back.  On the device, systems are stored
- *    as structure of arrays, value[i * n + system].
+ *  - A solver holds n "resident" systems.  What functions set and get is
+ *    what the systems hold; with a GPU backend the copies between host and
+ *    device are made only when needed, array by array: a run copies in what
+ *    was set since the last run, its results stay on the device until a
+ *    function reads them, and a scan brings back its recorded values (into
+ *    page-locked host memory, kept for the solver's life) and statistics
+ *    summed on the device, so that repeated scans cost little more than their
+ *    kernels.  On the device, systems are stored as structure of arrays,
+ *    value[i * n + system].
  *  - Names are case-insensitive, as in the .ode language; the spelling of the
  *    declaration is what model_name returns.
  *  - No global state: solvers are independent; one solver must not be used by
@@ -466,9 +471,11 @@ int model_solver_stats(model_solver *solver, model_stats *stats);
 /* ------------------------------------------------------------------ runner */
 
 /* The generated command-line program (SPEC §4); NAME_main.c's main calls it.
- * Returns the exit status: 0 done, 1 runtime error, 2 usage error, 130
- * interrupted (SIGINT/SIGTERM end the process at once, with that status,
- * after removing the unfinished output). */
+ * Returns the exit status: 0 done, 1 runtime error, 2 usage error.  SIGINT
+ * and SIGTERM end the process at once with 130 and 143, after removing the
+ * unfinished output (output to a pipe ends with a whole row).  It starts a
+ * writer thread and uses OpenMP: call it from a program's main, not from a
+ * library. */
 int model_main(int argc, char **argv);
 
 #ifdef __cplusplus

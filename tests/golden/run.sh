@@ -22,8 +22,8 @@ extract() {
         sed -E 's/^#line [0-9]+ "'"$name"'\.cu"$/#line N "'"$name"'.cu"/'
     echo "==== $name.h (model part)"
     awk '/^\/\* =+ runtime\/api.h/ {exit} {print}' "$d/$name.h"
-    echo "==== ${name}_main.c"
-    cat "$d/${name}_main.c"
+    echo "==== ${name}_main.c (up to the runtime it embeds)"
+    awk '/^\/\* =+ runtime\// {exit} {print}' "$d/${name}_main.c"
     echo "==== Makefile"
     cat "$d/Makefile"
 }

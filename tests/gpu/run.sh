@@ -5,6 +5,8 @@
 #   3. CPU against GPU for every model in models/ (tests/gpu/agreement.py)
 #   4. issue 2's acceptance run: the full Duffing scan (tests/gpu/duffing_done.py)
 #   5. the Python package (tests/python) on the GPU
+#   6. the runner's output on the GPU: chunks, scans made on the device, HDF5, SIGTERM
+#      (tests/gpu/output.sh)
 # Uses build/odegen as it is (flex and bison need not be on the GPU machine).
 set -u
 cd "$(dirname "$0")/../.."
@@ -19,5 +21,6 @@ step "runtime library (GPU against CPU)" bash tests/runtime/run.sh
 step "CPU against GPU, every model" $PY tests/gpu/agreement.py
 step "Duffing, paper size, GPU and CPU" $PY tests/gpu/duffing_done.py
 step "Python package on the GPU (against the runner, bit for bit)" $PY tests/python/test_python.py
+step "the runner's streamed output on the GPU (chunks, scans made on the device, HDF5)" bash tests/gpu/output.sh
 [ $status = 0 ] && echo "test-gpu: all passed" || echo "test-gpu: FAILED"
 exit $status
