@@ -719,6 +719,7 @@ static void emit_source(Emitter *E)
                m->path);
     emit_powers(E);
     emit_properties(E);
+    emit_tables(E);
     emit_functions(E);
     emit_derived(E);
     emit_trig(E);
@@ -742,7 +743,7 @@ static void emit_enum(Buf *o, const char *upper, const char *kind, Symbol **syms
     if (!n) return;
     buf_printf(o, "enum {");
     for (int i = 0; i < n; i++)
-        buf_printf(o, "%s%s_%s_%s = %d", i ? ", " : " ", upper, kind, upper_name(syms[i]->name), i);
+        buf_printf(o, "%s%s_%s_%s = %d", i ? ", " : " ", upper, kind, syms[i]->api, i);
     buf_puts(o, " };\n");
 }
 
@@ -767,7 +768,7 @@ static void emit_header(Emitter *E)
     if (m->nevent) {
         buf_printf(o, "enum {");
         for (int i = 0; i < m->nevent; i++)
-            buf_printf(o, "%s%s_EVENT_%s = %d", i ? ", " : " ", up, upper_name(m->events[i].sym->name), i);
+            buf_printf(o, "%s%s_EVENT_%s = %d", i ? ", " : " ", up, m->events[i].sym->api, i);
         buf_puts(o, " };\n");
     }
     buf_printf(o, "enum {");
@@ -776,7 +777,7 @@ static void emit_header(Emitter *E)
     int counts[5] = {m->nstate, m->naux, m->nacc, m->nparam, m->nderived};
     for (int g = 0; g < 5; g++)
         for (int i = 0; i < counts[g]; i++)
-            buf_printf(o, "%s%s_FIELD_%s = %d", code ? ", " : " ", up, upper_name(groups[g][i]->name), code), code++;
+            buf_printf(o, "%s%s_FIELD_%s = %d", code ? ", " : " ", up, groups[g][i]->api, code), code++;
     buf_printf(o, "%s%s_FIELD_T = %d, %s_FIELD_T0 = %d, %s_FIELD_T1 = %d };\n", code ? ", " : " ", up, code, up,
                code + 1, up, code + 2);
     append_template(E, "runtime/api.h", true);

@@ -65,5 +65,7 @@ void find_time_trig(Emitter *E);
 Node *time_rate(const Node *arg);
 /* The entry of E->trig for this argument, or -1. */
 int trig_index(const Emitter *E, const Node *arg);
+/* The model's tables: their values and lookup functions (tables.c). */
+void emit_tables(Emitter *E);
 
 #endif
