@@ -17,13 +17,13 @@
 
 /* ------------------------------------------------------------------ #line */
 
-static void to_user_line(Emitter *E, int line)
+void to_user_line(Emitter *E, int line)
 {
     buf_printf(E->out, "#line %d \"%s\"\n", line, E->m->path);
     E->in_user_line = true;
 }
 
-static void to_generated(Emitter *E)
+void to_generated(Emitter *E)
 {
     if (!E->in_user_line) return;
     /* The directive's own line is lines+1: the next one is lines+2. */
@@ -32,12 +32,6 @@ static void to_generated(Emitter *E)
 }
 
 /* ------------------------------------------------------------------ which names a piece uses */
-
-typedef struct Refs {
-    const Symbol **s;
-    int n;
-    const Emitter *trig_from;   /* sin/cos of time read from ode_tr: their arguments are not read */
-} Refs;
 
 static bool refs_has(const Refs *r, const Symbol *s)
 {
@@ -59,7 +53,7 @@ static void refs_add(Refs *r, const Symbol *s)
 
 /* Every symbol an expression reads, following temporaries and aux into their
  * own expressions (function bodies declare what they use themselves). */
-static void refs_expr(Refs *r, const Node *n)
+void refs_expr(Refs *r, const Node *n)
 {
     if (!n) return;
     if (r->trig_from && n->kind == N_CALL && !n->sym && n->args && !n->args->next &&
@@ -93,12 +87,10 @@ static void refs_block(Refs *r, Refs *assigned, const Node *stmts)
 
 /* ------------------------------------------------------------------ local names */
 
-typedef enum { STATES_FROM_Y, STATES_FROM_SYSTEM } StateSource;
-
 /* Declares, as locals, the values a piece reads: constants, parameters, states
  * (from the stage vector ode_y or from the system), and in hooks accessories,
  * the window, t and count.  Names the piece assigns are writable copies. */
-static void emit_locals(Emitter *E, const Refs *r, const Refs *assigned, StateSource src, bool hook, int event)
+void emit_locals(Emitter *E, const Refs *r, const Refs *assigned, StateSource src, bool hook, int event)
 {
     const Model *m = E->m;
     Buf *o = E->out;
@@ -726,12 +718,14 @@ static void emit_source(Emitter *E)
     emit_rhs(E);
     emit_events(E);
     emit_acc_init(E);
+    emit_initial(E);
     emit_hook(E, "start", &m->on_start);
     emit_hook(E, "step", &m->on_step);
     emit_on_event(E);
     emit_hook(E, "end", &m->on_end);
     emit_fields(E);
     emit_metadata(E);
+    emit_sets(E);
     append_template(E, "templates/solver.h", false);
     append_template(E, "templates/driver.h", false);
     append_template(E, "runtime/library.c", true);

@@ -330,6 +330,7 @@ typedef struct OdeRunner {
     const char *output;                   /* NULL or "-": standard output */
     double param[ODE_ALLOC(ODE_NPARAM)];  /* for every system, before the scans */
     double state[ODE_ALLOC(ODE_NSTATE)];
+    unsigned char state_given[ODE_ALLOC(ODE_NSTATE)];   /* by --set or --set-name */
     OdeScan *scans;
     int nscan;
     int scans_given;                      /* --scan replaces the model's scan lines */
@@ -357,6 +358,8 @@ static void ode_help(FILE *f)
     fprintf(f, "Options:\n"
                "  --backend auto|gpu|cpu  where to run (default auto: the GPU when one is present)\n"
                "  --set NAME=VALUE        a parameter or a state's initial value, for every system\n"
+               "  --set-name SET          the values of the model's `set SET {...}` (with --set, the\n"
+               "                          later one wins)\n"
                "  --scan NAME=lin(a,b,n)  n values from a to b (also log(a,b,n), a,b > 0, and\n"
                "                          list(v1,v2,...)) of a parameter or initial value; several\n"
                "                          --scan form a Cartesian product, the last varying fastest;\n"
@@ -399,6 +402,8 @@ static void ode_help(FILE *f)
         }
     }
     if (ODE_NSCAN == 0) fprintf(f, " none (one system)");
+    if (ODE_NSET > 0) fprintf(f, "\n  sets (--set-name):     ");
+    for (int i = 0; i < ODE_NSET; i++) fprintf(f, " %s", model_set_name(i));
     fprintf(f, "\n  window:                 t0=%s, total=%s\n\n", ode_short(x, sizeof x, (double)ODE_OPT_T0),
             ode_short(y, sizeof y, (double)ODE_OPT_TOTAL));
     fprintf(f, "Output: a header row system,rep,<fields>,status, then one row per system per recorded\n"
@@ -484,11 +489,33 @@ static int ode_parse_set(OdeRunner *r, const char *text)
     if (bad == 1) return ode_usage("bad value '%s' in --set %s: not a number", eq + 1, text);
     if (bad == 2) return ode_usage("bad value '%s' in --set %s: not a finite number", eq + 1, text);
     if (kind == MODEL_KIND_PARAM) r->param[index] = v;
-    else r->state[index] = v;
+    else r->state[index] = v, r->state_given[index] = 1;
     return 0;
 }
 
-static const char *const ode_option_names[] = {"--backend", "--set", "--scan", "--transient", "--recorded",
+/* --set-name SET: the values of the model's `set SET {…}`, as --set would. */
+static int ode_parse_set_name(OdeRunner *r, const char *name)
+{
+    const int k = model_set_index(name);
+    if (k < 0) {
+        char list[512] = "";
+        size_t used = 0;
+        for (int i = 0; i < model_set_count() && used + 1 < sizeof list; i++)
+            used += (size_t)snprintf(list + used, sizeof list - used, "%s%s", i ? ", " : "", model_set_name(i));
+        if (model_set_count() == 0) return ode_usage("unknown set '%s' in --set-name: the model has no set", name);
+        return ode_usage("unknown set '%s' in --set-name; the model's sets are %s", name, list);
+    }
+    double before[ODE_ALLOC(ODE_NSTATE)];
+    for (int i = 0; i < ODE_NSTATE; i++) before[i] = r->state[i];
+    model_set_apply(k, r->param, r->state);
+    for (int i = 0; i < ODE_NSTATE; i++)
+        if (r->state[i] != before[i]) r->state_given[i] = 1;
+    for (int i = 0; i < ode_sets[k].n; i++)
+        if (ode_sets[k].items[i].target_kind == ODE_TARGET_STATE) r->state_given[ode_sets[k].items[i].target] = 1;
+    return 0;
+}
+
+static const char *const ode_option_names[] = {"--backend", "--set", "--set-name", "--scan", "--transient", "--recorded",
                                                "--fields", "--output", "--devices", "--block", "--balance",
                                                "--chunk", "--quiet", "--help"};
 
@@ -523,7 +550,7 @@ static int ode_parse_args(OdeRunner *r, int argc, char **argv)
             return ode_usage("unexpected argument '%s' (see --help)", argv[i]);
         }
         const int known = strcmp(arg, "-o") == 0 || strcmp(arg, "--output") == 0 || strcmp(arg, "--backend") == 0 ||
-                          strcmp(arg, "--set") == 0 || strcmp(arg, "--scan") == 0 ||
+                          strcmp(arg, "--set") == 0 || strcmp(arg, "--set-name") == 0 || strcmp(arg, "--scan") == 0 ||
                           strcmp(arg, "--transient") == 0 || strcmp(arg, "--recorded") == 0 ||
                           strcmp(arg, "--fields") == 0 || strcmp(arg, "--devices") == 0 ||
                           strcmp(arg, "--block") == 0 || strcmp(arg, "--balance") == 0 || strcmp(arg, "--chunk") == 0;
@@ -548,6 +575,8 @@ static int ode_parse_args(OdeRunner *r, int argc, char **argv)
             else return ode_usage("--backend expects auto, gpu or cpu, got '%s'", v);
         } else if (strcmp(arg, "--set") == 0) {
             rc = ode_parse_set(r, v);
+        } else if (strcmp(arg, "--set-name") == 0) {
+            rc = ode_parse_set_name(r, v);
         } else if (strcmp(arg, "--scan") == 0) {
             OdeScan sc;
             rc = ode_parse_scan(v, &sc);
@@ -895,6 +924,32 @@ static long long ode_chunk_size(const OdeRunner *r, int backend, long long total
 
 /* ------------------------------------------------------------------ the run */
 
+/* Initial values that the model writes as expressions of parameters, from
+ * each system's parameters (after the scans); a state that --set,
+ * --set-name or a scan gives a value keeps it. */
+static void ode_fill_initial(const OdeRunner *r, model_pool *pool, long count)
+{
+#if ODE_NINIT_EXPR > 0
+    const size_t size = (size_t)pool->size;
+    unsigned char keep[ODE_ALLOC(ODE_NSTATE)];
+    for (int k = 0; k < ODE_NSTATE; k++) keep[k] = r->state_given[k];
+    for (int l = 0; l < r->nscan; l++)
+        if (r->scans[l].kind == MODEL_KIND_STATE) keep[r->scans[l].target] = 1;
+    for (long j = 0; j < count; j++) {
+        double p[ODE_ALLOC(ODE_NPARAM)], y[ODE_ALLOC(ODE_NSTATE)];
+        for (int k = 0; k < ODE_NPARAM; k++) p[k] = pool->params[(size_t)k * size + (size_t)j];
+        for (int k = 0; k < ODE_NSTATE; k++) y[k] = pool->states[(size_t)k * size + (size_t)j];
+        model_initial_values(p, y);
+        for (int k = 0; k < ODE_NSTATE; k++)
+            if (!keep[k]) pool->states[(size_t)k * size + (size_t)j] = y[k];
+    }
+#else
+    (void)r;
+    (void)pool;
+    (void)count;
+#endif
+}
+
 /* Problems base … base+count-1 of the scan into the pool (size entries). */
 static void ode_fill_pool(const OdeRunner *r, model_pool *pool, long long base, long count)
 {
@@ -911,6 +966,7 @@ static void ode_fill_pool(const OdeRunner *r, model_pool *pool, long long base, 
             dst[(size_t)sc->target * size + (size_t)j] = ode_scan_value(sc, i);
         }
     }
+    ode_fill_initial(r, pool, count);
 }
 
 /* Rows of the chunk's systems, ordered by system then rep. */
