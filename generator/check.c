@@ -40,6 +40,8 @@ typedef struct Checker {
     bool eval_defaults, eval_t;
     double t_value;
     const double *frame;       /* the arguments of the user function being evaluated */
+    const char **refused;      /* names of refused statements (a map's x, wiener's w): not */
+    int nrefused;              /* reported again as unknown where they are used */
 } Checker;
 
 /* `inf` as a number (XPPAUT reads it in parameter values, as C's atof does). */
@@ -235,8 +237,16 @@ static Symbol *lookup(Checker *c, const char *name, const Ctx *ctx)
     return NULL;
 }
 
+static bool refused_name(const Checker *c, const char *name)
+{
+    for (int i = 0; i < c->nrefused; i++)
+        if (name_eq(c->refused[i], name)) return true;
+    return false;
+}
+
 static void unknown_name(Checker *c, const char *name, Loc loc, const Ctx *ctx)
 {
+    if (refused_name(c, name)) return;   /* its statement was refused: said there */
     Suggest sg;
     suggest_init(&sg, name);
     suggest_symbols(c, &sg, ctx->read | ctx->write);
@@ -610,6 +620,21 @@ static bool const_value(Checker *c, Node *n, const char *what, double *out)
 
 static bool is_integer(double v) { return v == floor(v) && fabs(v) < 9.0e18; }
 
+/* A parameter's value may be infinite (`par cap=inf`: XPPAUT reads it with
+ * atof), not NaN. */
+static bool const_value_inf(Checker *c, Node *n, const char *what, double *out)
+{
+    if (n->kind == N_NAME && is_inf_name(n->name) && !symtab_get(&c->tab, n->name)) {
+        *out = INFINITY;
+        return true;
+    }
+    if (n->kind == N_NEG && n->lhs->kind == N_NAME && is_inf_name(n->lhs->name) && !symtab_get(&c->tab, n->lhs->name)) {
+        *out = -INFINITY;
+        return true;
+    }
+    return const_value(c, n, what, out);
+}
+
 /* ------------------------------------------------------------------ dependency order */
 
 /* The symbols of `kind` an expression reads, in the order of a depth-first
@@ -792,7 +817,30 @@ static void declare_calldef(Checker *c, Node *d, Node **inits)
         error_at(d->loc, "a function needs at least one argument: %s(x)=…", d->name);
         return;
     }
-    error_at(d->args->loc, "maps %s(t+1)=… (discrete-time systems) are not supported", d->name);
+    error_at(d->args->loc, "maps %s(t+1)=… (discrete-time systems) are not supported: odegen integrates ODEs "
+                           "(a map can be iterated with `repeat` and `on end { %s = … }`)", d->name, d->name);
+    PUSH(c->refused, c->nrefused, d->name);
+}
+
+/* The names a refused statement declares (`wiener w1 w2`, `markov z 2`,
+ * `special c=…`, `solv y=…`), from its line. */
+static void refuse_names(Checker *c, const Node *d)
+{
+    if (strcmp(d->name, "wiener") && strcmp(d->name, "markov") && strcmp(d->name, "special") &&
+        strcmp(d->name, "solve") && strcmp(d->name, "volterra"))
+        return;
+    Loc line = {d->loc.line, 1, d->loc.line, 1 << 20};
+    const char *p = diag_source_text(line);
+    while (*p == ' ' || *p == '\t') p++;
+    while (*p && *p != ' ' && *p != '\t') p++;    /* the statement's word */
+    for (;;) {
+        while (*p && !isalpha((unsigned char)*p) && *p != '_' && *p != '#') p++;
+        if (!*p || *p == '#') return;
+        const char *start = p;
+        while (isalnum((unsigned char)*p) || *p == '_') p++;
+        PUSH(c->refused, c->nrefused, arena_strndup(start, (size_t)(p - start)));
+        if (strcmp(d->name, "wiener")) return;      /* the others declare one name */
+    }
 }
 
 /* XPPAUT statements odegen does not run: what they are, and what to do instead. */
@@ -921,6 +969,7 @@ static void declare_all(Checker *c, const Program *prog, Node **inits)
             break;
         case D_UNSUPPORTED:
             unsupported_statement(d);
+            refuse_names(c, d);
             break;
         case D_IGNORED:
             note_at(d->loc, "XPPAUT's '%s' statement is ignored (it chooses what XPPAUT stores; odegen writes "
@@ -1065,7 +1114,7 @@ static void evaluate_values(Checker *c, const Program *prog, Node *inits)
             s->value = 0;
             continue;
         }
-        const_value(c, s->expr, "a parameter's value", &s->value);
+        const_value_inf(c, s->expr, "a parameter's value", &s->value);
     }
     if (diag_error_count() == 0)    /* what XPPAUT makes of the values of par and number */
         for (const Node *d = prog->decls; d; d = d->next)
@@ -1077,6 +1126,7 @@ static void evaluate_values(Checker *c, const Program *prog, Node *inits)
                      "; an initial value is made of numbers, parameters and derived parameters");
     for (Node *it = inits; it; it = it->next) {
         Symbol *s = symtab_get(&c->tab, it->name);
+        if (!s && refused_name(c, it->name)) continue;
         if (!s) {
             Suggest sg;
             suggest_init(&sg, it->name);
