@@ -40,6 +40,7 @@ typedef struct Checker {
     bool eval_defaults, eval_t;
     double t_value;
     const double *frame;       /* the arguments of the user function being evaluated */
+    const char *origin;        /* the array element being resolved ("x[j+1] with j = 3"), or NULL */
     const char **refused;      /* names of refused statements (a map's x, wiener's w): not */
     int nrefused;              /* reported again as unknown where they are used */
 } Checker;
@@ -257,7 +258,8 @@ static void unknown_name(Checker *c, const char *name, Loc loc, const Ctx *ctx)
     if (ctx->also) suggest_add(&sg, ctx->also);
     if (!sg.best) suggest_symbols(c, &sg, ~0u);
     if (!sg.best) suggest_glued_keyword(c, &sg);
-    error_at(loc, "unknown name '%s'%s", name, suggest_text(&sg));
+    error_at(loc, "unknown name '%s'%s%s%s%s", name, c->origin ? " (" : "", c->origin ? c->origin : "",
+             c->origin ? ")" : "", suggest_text(&sg));
 }
 
 /* A name read in ctx: its symbol, or NULL after an error. */
@@ -325,8 +327,9 @@ static void resolve_shift(Checker *c, Node *n, const Ctx *ctx)
         if (s->index == from->index + (long)k) to = s;
     }
     if (!to || from->kind == SYM_ARG) {
-        error_at(n->loc, "shift(%s, %g) goes past the %s declared (%d): odegen shifts among names of one kind, "
-                         "in the order they are declared", base->name, k, kind_phrase(from->kind), count);
+        error_at(n->loc, "shift(%s, %g) names nothing: %s is %s, and odegen shifts among the %d names of that "
+                         "kind, in the order they are declared", base->name, k, base->name, kind_phrase(from->kind),
+                 count);
         return;
     }
     n->kind = N_NAME;
@@ -428,7 +431,9 @@ static void resolve_expr(Checker *c, Node *n, const Ctx *ctx)
             error_at(n->loc, "i' is the index of sum(FIRST,LAST)of(EXPR) and means nothing outside one");
             return;
         }
+        c->origin = n->text;    /* set by expand.c for an array's element */
         n->sym = resolve_read(c, n->name, n->loc, ctx);
+        c->origin = NULL;
         return;
     case N_CALL: resolve_call(c, n, ctx); return;
     case N_SUM: resolve_sum(c, n, ctx); return;
@@ -1471,6 +1476,11 @@ static void check_table(Checker *c, Node *d)
     if (!s || s->kind != SYM_TABLE || s->loc.line != d->name_loc.line || s->loc.col != d->name_loc.col)
         return;   /* its declaration failed and was reported */
     Table *t = &c->m->tables[s->table];
+    if (d->text && d->text[0] == '@') {
+        error_at(d->loc, "XPPAUT's two-dimensional tables (table %s @ …) are not supported: write the function as "
+                         "an expression, or as one-dimensional tables", d->name);
+        return;
+    }
     if (d->text) {
         table_read_file(t, c->m->path, d->text, d->loc);
         return;

@@ -54,7 +54,8 @@ static const char *const reserved[] = {
     "NFDBITS", "NULL", "NZERO", "PDP_ENDIAN", "PIPE_BUF", "TIME_UTC", "FILENAME_MAX", "FOPEN_MAX", "TMP_MAX",
     "IOV_MAX", "LINE_MAX", "RE_DUP_MAX", NULL};
 
-/* Prefixes and suffixes of the capitalised macros of libc's and CUDA's
+/* Prefixes (matched with their case, whatever follows: M_PIf32) and
+ * suffixes (of names in capitals only) of the macros of libc's and CUDA's
  * headers (INT8_MAX, FP_NAN, M_PI, SIGINT, SEEK_SET, CUDART_VERSION, …). */
 static const char *const macro_prefixes[] = {
     "M_", "FP_", "INT", "UINT", "SIG", "SCHED_", "CLOCK_", "ADJ_", "LC_", "STA_", "TIMER_", "WCHAR_", "WINT_",
@@ -62,7 +63,7 @@ static const char *const macro_prefixes[] = {
     "HUGE_VAL", "SNAN", "MATH_ERR", "PTHREAD_", "LONG_", "ULONG_", "LLONG_", "ULLONG_", "SHRT_", "USHRT_",
     "SCHAR_", "UCHAR_", "CHAR_", "FLT_", "DBL_", "LDBL_", "DECIMAL_", "WN", "WC", "WE", "WIF", "WST", "WT",
     "WU", "WS", "_", NULL};
-static const char *const macro_suffixes[] = {"_MAX", "_MIN", "_WIDTH", "_C", NULL};
+static const char *const macro_suffixes[] = {"_MAX", "_MIN", "_WIDTH", "_BIT", "_C", NULL};
 
 static bool all_capitals(const char *s)
 {
@@ -91,12 +92,11 @@ static bool needs_rename(const char *name)
         if (!strcmp(*r, name)) return true;
     for (const Builtin *b = builtin_table; b->name; b++)
         if (!strcmp(b->c_double, name) || !strcmp(b->c_float, name)) return true;
-    if (all_capitals(name)) {
-        for (const char *const *p = macro_prefixes; *p; p++)
-            if (starts_with(name, *p)) return true;
+    for (const char *const *p = macro_prefixes; *p; p++)   /* M_PI, but also M_PIf32 and M_El */
+        if (starts_with(name, *p)) return true;
+    if (all_capitals(name))
         for (const char *const *p = macro_suffixes; *p; p++)
             if (ends_with(name, *p)) return true;
-    }
     return false;
 }
 
@@ -129,8 +129,10 @@ static const char *cname_for(const Model *m, const Symbol *s)
 {
     const char *id = identifier_of(s->name);
     if (!needs_rename(id) && !cname_taken(m, id, s)) return id;
+    /* NAME_u: no keyword, no macro of the headers ends so; only another
+     * user name can take it (a user's own `x_u` next to `x`) */
     const char *c = arena_printf("%s_u", renamed_base(id));
-    while (cname_taken(m, c, s) || needs_rename(c)) c = arena_printf("%s_u", c);
+    while (cname_taken(m, c, s)) c = arena_printf("%s_u", c);
     return c;
 }
 

@@ -226,6 +226,8 @@ static Node *copy_node(Subst *s, const Node *n)
     if (n->name) {
         const char *r = replace(s, n, n->name, false);
         c->name = r ? r : n->name;
+        if (r && r != n->name && n->kind == N_NAME)     /* for messages: where the name came from */
+            c->text = s->has_j ? arena_printf("%s with j = %ld", n->name, s->j) : n->name;
     }
     if (n->kind == N_NUM && n->text && n->text[0] == '[') {
         const char *r = replace(s, n, n->text, true);
