@@ -363,8 +363,13 @@ static void resolve_sum(Checker *c, Node *n, const Ctx *ctx)
         error_at(n->loc, "a sum of %.0f terms: odegen writes every term out, at most 100000", last - first + 1);
         return;
     }
+    Node *terms = sum_expand(n, (long)first, (long)last);
+    if (!terms) {
+        error_at(n->loc, "the sums of this file write out more than 4 million terms");
+        return;
+    }
     Node *next = n->next;
-    *n = *sum_expand(n, (long)first, (long)last);
+    *n = *terms;
     n->next = next;
     n->paren = true;
     resolve_expr(c, n, ctx);

@@ -20,6 +20,11 @@
 
 enum { MAX_INDEX = 1000000, MAX_COPIES = 100000 };
 
+/* What the arrays and sums of one file may write out in all: beyond, the
+ * generated code would not compile in any reasonable time anyway. */
+enum { MAX_STATEMENTS = 1000000, MAX_TERMS = 4000000 };
+static long statements_written, terms_written;
+
 /* ------------------------------------------------------------------ the bracket's text */
 
 static const char *skip_blanks(const char *p, const char *end)
@@ -279,7 +284,14 @@ static void emit(Out *o, Node *d)
 /* d once per j of [first..last] (downwards when last < first, as XPPAUT). */
 static void repeat_decls(Out *o, const Node *first_decl, const Node *stop, long first, long last)
 {
-    long step = last >= first ? 1 : -1;
+    long step = last >= first ? 1 : -1, lines = 0;
+    for (const Node *d = first_decl; d != stop; d = d->next)
+        lines++;
+    statements_written += lines * (labs(last - first) + 1);
+    if (statements_written > MAX_STATEMENTS) {
+        error_at(first_decl->loc, "the arrays of this file write out more than %d statements", MAX_STATEMENTS);
+        return;
+    }
     for (long j = first;; j += step) {
         for (const Node *d = first_decl; d != stop; d = d->next) {
             Subst s = {j, true, false};
@@ -319,6 +331,7 @@ static void expand_decl(Out *o, const Node *d)
 
 Program *expand_arrays(const Program *prog)
 {
+    statements_written = terms_written = 0;
     Program *out = arena_alloc(sizeof *out);
     *out = *prog;
     Out o = {NULL, NULL};
@@ -406,6 +419,9 @@ Node *sum_expand(const Node *sum, long first, long last)
 {
     if (last < first)
         return ast_num(sum->loc, "0");
+    terms_written += last - first + 1;
+    if (terms_written > MAX_TERMS)
+        return NULL;
     Node *e = add_terms(sum, first, last);
     e->paren = true;
     return e;

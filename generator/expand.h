@@ -38,7 +38,8 @@ Program *expand_arrays(const Program *prog);
 /* XPPAUT's sum(first,last)of(body), written out: body with i' = first, plus
  * body with i' = first + 1, … (a new expression; 0 when last < first).  The
  * terms are added left to right, as XPPAUT does; beyond 256 terms pairwise,
- * so that no tree gets deep. */
+ * so that no tree gets deep.  NULL when the file's sums together would
+ * write out more than a few million terms. */
 Node *sum_expand(const Node *sum, long first, long last);
 /* A sum inside the expression, or NULL. */
 const Node *sum_inside(const Node *n);

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "arena.h"
 #include "diag.h"
@@ -91,6 +92,11 @@ bool table_read_file(Table *t, const char *ode_path, const char *file, Loc where
     name[k] = '\0';
     const char *slash = strrchr(ode_path, '/');
     const char *path = name[0] == '/' || !slash ? name : arena_printf("%.*s/%s", (int)(slash - ode_path), ode_path, name);
+    struct stat st;     /* a regular file of sane size: never /dev/zero or a pipe */
+    if (stat(path, &st) == 0 && (!S_ISREG(st.st_mode) || st.st_size > 256L * 1024 * 1024)) {
+        error_at(where, "the table file '%s' is %s", path, S_ISREG(st.st_mode) ? "larger than 256 MB" : "not a file");
+        return false;
+    }
     size_t len;
     char *text = read_file(path, &len);
     if (!text) {

@@ -23,5 +23,8 @@ suite() {
 [ -x tests/faults/run.sh ]  && suite "runners whose systems all fail" bash tests/faults/run.sh
 suite "numerics (CPU path, ASan/UBSan)" $PY tests/numerics/test_numerics.py
 [ -f tests/xpp/test_xpp.py ] && suite "XPPAUT compatibility" $PY tests/xpp/test_xpp.py
+[ -f tests/xpp/test_corpus.py ] && suite "XPPAUT corpus (syntax, arrays, tables, sets, defaults)" $PY tests/xpp/test_corpus.py
+[ -f tests/xpp/test_globals.py ] && suite "global events located as events" $PY tests/xpp/test_globals.py
+[ -f tests/names/test_names.py ] && suite "user names that clash with internal ones" $PY tests/names/test_names.py
 [ -x tests/fuzz/run.sh ]    && suite "fuzzing (short run)" bash tests/fuzz/run.sh
 printf '\nall suites passed\n'

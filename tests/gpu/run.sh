@@ -4,6 +4,10 @@
 #   2. the runtime library's tests, whose test_gpu compares GPU and CPU paths
 #   3. CPU against GPU for every model in models/ (tests/gpu/agreement.py)
 #   4. issue 2's acceptance run: the full Duffing scan (tests/gpu/duffing_done.py)
+#   5. XPPAUT's features (tables in constant and global memory, arrays, sums,
+#      sets, initial values of parameters, clashing names) on CPU and GPU
+#   6. user names like every identifier of the generated code: the model of
+#      tests/names compiled by nvcc (its cc runs are part of make test)
 # Uses build/odegen as it is (flex and bison need not be on the GPU machine).
 set -u
 cd "$(dirname "$0")/../.."
@@ -17,5 +21,7 @@ step "numerics on the GPU" $PY tests/numerics/test_numerics.py
 step "runtime library (GPU against CPU)" bash tests/runtime/run.sh
 step "CPU against GPU, every model" $PY tests/gpu/agreement.py
 step "Duffing, paper size, GPU and CPU" $PY tests/gpu/duffing_done.py
+step "XPPAUT's features, GPU and CPU" $PY tests/gpu/xpp_features.py
+step "clashing names, nvcc" env ODEGEN_BACKEND=cpu ODEGEN_JOBS=8 $PY tests/names/test_names.py --nvcc
 [ $status = 0 ] && echo "test-gpu: all passed" || echo "test-gpu: FAILED"
 exit $status
