@@ -416,7 +416,7 @@ static void resolve_call(Checker *c, Node *n, const Ctx *ctx)
     Suggest sg;
     suggest_init(&sg, n->name);
     for (const Builtin *bt = builtin_table; bt->name; bt++) suggest_add(&sg, bt->name);
-    suggest_symbols(c, &sg, BIT(SYM_FUNC));
+    suggest_symbols(c, &sg, BIT(SYM_FUNC) | BIT(SYM_TABLE));
     error_at(n->name_loc, "unknown function '%s'%s", n->name, suggest_text(&sg));
 }
 
