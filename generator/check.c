@@ -1804,8 +1804,11 @@ static void check_xpp_statements(const Program *prog)
         case D_PAR: case D_NUMBER: case D_INIT:
             for (const Node *it = d->items; it; it = it->next) check_xpp_precedence(it->rhs);
             break;
-        case D_DERIVED: case D_ODE: case D_TEMP: case D_AUX: case D_CALLDEF:
+        case D_DERIVED: case D_ODE: case D_TEMP: case D_AUX: case D_CALLDEF: case D_TABLE:
             check_xpp_precedence(d->rhs);
+            break;
+        case D_SET:
+            for (const Node *it = d->items; it; it = it->next) check_xpp_precedence(it->rhs);
             break;
         case D_GLOBAL:
             check_xpp_precedence(d->cond);
@@ -1841,8 +1844,8 @@ Model *check_program(const Program *prog, int precision)
     c->sym_count = new_symbol(SYM_COUNT, "count", nowhere);
 
     Node *inits = NULL;
+    check_xpp_statements(prog);     /* before the arrays are written out: one message a line */
     prog = expand_arrays(prog);
-    check_xpp_statements(prog);
     declare_all(c, prog, &inits);
     evaluate_numbers(c);
     for (Node *d = prog->decls; d; d = d->next)
