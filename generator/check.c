@@ -40,6 +40,7 @@ typedef struct Checker {
     bool eval_defaults, eval_t;
     double t_value;
     const double *frame;       /* the arguments of the user function being evaluated */
+    int calls;                 /* user functions being evaluated, nested */
     const char *origin;        /* the array element being resolved ("x[j+1] with j = 3"), or NULL */
     const char **refused;      /* names of refused statements (a map's x, wiener's w): not */
     int nrefused;              /* reported again as unknown where they are used */
@@ -530,7 +531,7 @@ static bool eval_const(Checker *c, const Node *n, double *out)
         switch (n->sym->kind) {
         case SYM_NUMBER: *out = n->sym->value; return true;
         case SYM_PARAM: *out = n->sym->value; return c->eval_defaults;
-        case SYM_DERIVED: return c->eval_defaults && n->sym->expr && eval_const(c, n->sym->expr, out);
+        case SYM_DERIVED: *out = n->sym->value; return c->eval_defaults && n->sym->value_known;
         case SYM_ARG: *out = c->frame ? c->frame[n->sym->index] : 0; return c->frame != NULL;
         case SYM_TIME: *out = c->t_value; return c->eval_t;
         default: return false;
@@ -549,10 +550,13 @@ static bool eval_const(Checker *c, const Node *n, double *out)
         }
         if (n->sym && n->sym->kind == SYM_FUNC) {   /* at the default parameters only */
             double *args = arena_alloc(sizeof(double) * (size_t)(n->sym->nargs + 1));
-            if (!c->eval_defaults || !n->sym->expr || !eval_args(c, n->args, args, n->sym->nargs)) return false;
+            if (!c->eval_defaults || !n->sym->expr || c->calls > 200 || !eval_args(c, n->args, args, n->sym->nargs))
+                return false;
             const double *saved = c->frame;
             c->frame = args;
+            c->calls++;     /* functions calling functions: a bounded depth */
             bool ok = eval_const(c, n->sym->expr, out);
+            c->calls--;
             c->frame = saved;
             return ok;
         }
@@ -1114,7 +1118,7 @@ static void evaluate_numbers(Checker *c)
 
 /* Parameters' default values are constants; initial values are constants
  * or expressions of parameters (computed per system when it is loaded). */
-static void evaluate_values(Checker *c, const Program *prog, Node *inits)
+static void evaluate_values(Checker *c, const Program *prog)
 {
     Model *m = c->m;
     for (int i = 0; i < m->nparam; i++) {
@@ -1132,6 +1136,26 @@ static void evaluate_values(Checker *c, const Program *prog, Node *inits)
                 Symbol *s = symtab_get(&c->tab, it->name);
                 if (s && it->rhs && s->expr == it->rhs) note_xppaut_value(it, "value", s->value, true);
             }
+}
+
+/* The derived parameters at the default parameters (for initial values that
+ * read them), in their order: each reads the values before it, no deep walk. */
+static void evaluate_derived_defaults(Checker *c)
+{
+    Model *m = c->m;
+    c->eval_defaults = true;
+    for (int i = 0; i < m->nderived; i++) {
+        Symbol *s = m->derived_order[i];
+        s->value_known = s->expr && eval_const(c, s->expr, &s->value);
+    }
+    c->eval_defaults = false;
+}
+
+/* Initial values: constants, or expressions of parameters computed for each
+ * system when it is loaded (their value here: at the default parameters). */
+static void evaluate_initial_values(Checker *c, Node *inits)
+{
+    Model *m = c->m;
     Ctx x = ctx_make(READ_PARAMS, "an initial value",
                      "; an initial value is made of numbers, parameters and derived parameters");
     for (Node *it = inits; it; it = it->next) {
@@ -1851,12 +1875,14 @@ Model *check_program(const Program *prog, int precision)
     for (Node *d = prog->decls; d; d = d->next)
         if (d->kind == D_TABLE) check_table(c, d);
     resolve_definitions(c);
-    evaluate_values(c, prog, inits);
+    evaluate_values(c, prog);
     topo_sort(c, m->funcs, m->nfunc, SYM_FUNC);
     m->derived_order = arena_alloc(sizeof(Symbol *) * (size_t)(m->nderived + 1));
     if (m->nderived) memcpy(m->derived_order, m->derived, sizeof(Symbol *) * (size_t)m->nderived);
     topo_sort(c, m->derived_order, m->nderived, SYM_DERIVED);
     topo_sort(c, m->temps, m->ntemp, SYM_TEMP);
+    evaluate_derived_defaults(c);
+    evaluate_initial_values(c, inits);
     if (!diag_error_count()) check_nesting(c);
 
     Loc dtmin_loc = nowhere, dtmax_loc = nowhere;

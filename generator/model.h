@@ -49,6 +49,7 @@ struct Symbol {
     Node *init_expr;    /* an initial value that is an expression of parameters
                            (`init y=a0`): computed per system when it is loaded;
                            value holds it at the default parameters */
+    bool value_known;   /* SYM_DERIVED: value holds it at the default parameters */
     /* SYM_AUX: the name is also a temporary's (`aux x=x`); the aux is not in
        the symbol table, lookups of the name find the temporary */
     bool shadowed;
