@@ -204,11 +204,16 @@ void emit_tables(Emitter *E)
                 "        return y0 + s * (c + s * (b + s * a));\n"
                 "    }\n"
                 "    return y[i] + (y[i + 1] - y[i]) * (x - (dx * (ode_real)i + xlo)) / dx;\n}\n\n");
+    buf_puts(o, "/* Where the GPU keeps the tables that fit in constant memory: its cache serves a\n"
+                " * warp at once when the threads look up one place, and one address at a time\n"
+                " * when they look up different places (-DODE_TABLE_SPACE=__device__ puts them in\n"
+                " * global memory, read through the L1 cache, to compare). */\n"
+                "#ifndef ODE_TABLE_SPACE\n#define ODE_TABLE_SPACE __constant__\n#endif\n\n");
     size_t constant = 0;
     for (int k = 0; k < m->ntable; k++) {
         const Table *t = &m->tables[k];
         size_t bytes = (size_t)t->n * (E->single ? 4 : 8);
-        const char *space = constant + bytes <= CONSTANT_BYTES ? "__constant__" : "__device__";
+        const char *space = constant + bytes <= CONSTANT_BYTES ? "ODE_TABLE_SPACE" : "__device__";
         if (constant + bytes <= CONSTANT_BYTES)
             constant += bytes;
         if (t->file)
