@@ -28,7 +28,8 @@ XPPAUT stores.  Where XPPAUT stopped early (a column beyond bound, or
 storage full), the rows it wrote are compared, and the reason is checked on
 odegen's next row.  Fixed-step methods (rungekutta, euler, modeuler) are
 compared to XPPAUT's printed digits; adaptive and stiff ones to a tolerance
-made of the file's tol and atol.  A file with `set NAME {…}` blocks is
+made of the file's tol and atol, plus XPPAUT's own error estimated by its run
+with half the dt (its backward Euler is first order).  A file with `set NAME {…}` blocks is
 compared set by set: XPPAUT -silent writes NAME.dat for each, odegen runs
 with --set-name NAME.
 
@@ -261,7 +262,7 @@ def counter(spec):
     return count
 
 
-def compare_rows(label, names, xpp, got, status, opt, meta):
+def compare_rows(label, names, xpp, got, status, opt, meta, xpp_half=None):
     """One output (output.dat or a set's) against odegen's rows; returns a summary."""
     ref = xpp[1:]
     check(ref.shape[1] == len(names), "%s: XPPAUT wrote %d columns, odegen's model has %d (%s)"
@@ -292,11 +293,18 @@ def compare_rows(label, names, xpp, got, status, opt, meta):
     got = got[:n]
     check(all(s == "finished" for s in status[:n]), "%s: statuses %s" % (label, sorted(set(status[:n]))))
     if opt["meth"] not in FIXED_STEP:
-        # adaptive and stiff methods: both programs within their tolerances of the solution
+        # adaptive and stiff methods: both programs within their tolerances of the solution;
+        # XPPAUT's own error estimated by its run with dt/2 (Richardson: backward Euler is O(dt))
         bound = 100 * (opt["atol"] + opt["tol"] * np.max(np.abs(ref), axis=0, keepdims=True)) + tol
+        if xpp_half is not None:
+            half = xpp_half[2::2][:n]
+            check(len(half) == n and np.allclose(half[:, 0], ref[:, 0], rtol=1e-6, atol=1e-9),
+                  "%s: XPPAUT's run with dt/2 does not sample the same times" % label)
+            bound = bound + 3 * np.abs(ref - half)
         r, msg = worst(label, names, got, ref, bound)
         check(r <= 1, msg)
-        return "%d rows x %d columns within %.2f of 100 (atol + tol |y|)%s" % (n, len(names), r, stopped)
+        return "%d rows x %d columns within %.2f of 100 (atol + tol |y|) + 3 |XPPAUT(dt) - XPPAUT(dt/2)|%s" % (
+            n, len(names), r, stopped)
     if "events" not in meta:
         r, msg = worst(label, names, got, ref, tol)
         check(r <= 1, msg)
@@ -351,6 +359,10 @@ def corpus_case(fname):
     nrows = min(int(round(opt["total"] / window)), opt["maxstor"] - 1)
     runner = build_variant(fname, odegen_variant(raw, states, aux, window, nrows))
     outs, log = run_xppaut(fname, text)
+    halves = {}
+    if opt["meth"] not in FIXED_STEP:       # XPPAUT's own error, for its adaptive and stiff methods
+        halves, _ = run_xppaut(fname, before_done(text) + "\n@ dt=%r, maxstor=%d\ndone\n" % (
+            opt["dt"] / 2, 2 * opt["maxstor"] + 2))
     summaries = []
     for label in (sets or ["output"]):
         check(label in outs, "%s: XPPAUT wrote no %s.dat (it wrote %s)" % (fname, label, sorted(outs)))
@@ -358,7 +370,8 @@ def corpus_case(fname):
         r = run(runner, "--quiet", *extra)
         got = np.column_stack([r[c] for c in r.header[2:-1]])
         summaries.append((label + ": " if sets else "") +
-                         compare_rows("%s %s" % (fname, label), names, outs[label], got, r.status, opt, meta))
+                         compare_rows("%s %s" % (fname, label), names, outs[label], got, r.status, opt, meta,
+                                      halves.get(label)))
     return "agrees", "; ".join(summaries)
 
 
