@@ -98,7 +98,7 @@ const char *node_kind_name(NodeKind kind)
         [N_ADD] = "N_ADD", [N_SUB] = "N_SUB", [N_MUL] = "N_MUL", [N_DIV] = "N_DIV",
         [N_POW] = "N_POW", [N_LT] = "N_LT", [N_GT] = "N_GT", [N_LE] = "N_LE",
         [N_GE] = "N_GE", [N_EQ] = "N_EQ", [N_NE] = "N_NE", [N_AND] = "N_AND",
-        [N_OR] = "N_OR", [N_IF] = "N_IF", [N_CALL] = "N_CALL",
+        [N_OR] = "N_OR", [N_IF] = "N_IF", [N_CALL] = "N_CALL", [N_SUM] = "N_SUM",
         [S_ASSIGN] = "S_ASSIGN", [S_IF] = "S_IF",
         [D_PAR] = "D_PAR", [D_NUMBER] = "D_NUMBER", [D_INIT] = "D_INIT",
         [D_DERIVED] = "D_DERIVED", [D_ODE] = "D_ODE", [D_CALLDEF] = "D_CALLDEF",
@@ -106,7 +106,8 @@ const char *node_kind_name(NodeKind kind)
         [D_EVENT] = "D_EVENT", [D_ACC] = "D_ACC", [D_ON] = "D_ON",
         [D_TOLERANCE] = "D_TOLERANCE", [D_SCAN] = "D_SCAN", [D_REPEAT] = "D_REPEAT",
         [D_RECORD] = "D_RECORD", [D_OPTIONS] = "D_OPTIONS",
-        [D_UNSUPPORTED] = "D_UNSUPPORTED", [D_DONE] = "D_DONE",
+        [D_UNSUPPORTED] = "D_UNSUPPORTED", [D_IGNORED] = "D_IGNORED", [D_TABLE] = "D_TABLE",
+        [D_SET] = "D_SET", [D_FOR] = "D_FOR", [D_FOR_END] = "D_FOR_END", [D_DONE] = "D_DONE",
     };
     if ((unsigned)kind < sizeof names / sizeof names[0] && names[kind])
         return names[kind];
@@ -175,6 +176,8 @@ static void dump_node(FILE *f, const Node *n, int depth, const char *label)
     }
     if (n->text)
         fprintf(f, " text=%s", n->text);
+    if (n->spaced)
+        fputs(" spaced", f);
     if (n->kind == D_GLOBAL)
         fprintf(f, " num=%g", n->num);
     fputc('\n', f);

@@ -34,13 +34,17 @@ typedef enum NodeKind {
     N_OR,         /* `|`, `||`, `or` */
     N_IF,         /* if(cond)then(lhs)else(rhs) */
     N_CALL,       /* name(args…): name, args (list) */
+    N_SUM,        /* XPPAUT's sum(first,last)of(body): args (first, last), lhs
+                     (body, in which the name i' is the index); expanded into
+                     a sum of terms by the checks */
 
     /* ---- statements inside `{ … }` blocks ---- */
     S_ASSIGN,     /* name = rhs */
     S_IF,         /* if (cond) { body } else { els }: els may be NULL */
 
     /* ---- top-level declarations ---- */
-    D_PAR,        /* `par` / `param` / `p`: items (list of S_ASSIGN, rhs a constant expr) */
+    D_PAR,        /* `par` / `param` / `p`: items (list of S_ASSIGN, rhs a
+                     constant expr, or NULL for `par mu` without a value) */
     D_NUMBER,     /* `number`: items (list of S_ASSIGN) */
     D_INIT,       /* `init`: items (list of S_ASSIGN) */
     D_DERIVED,    /* `!name = rhs` */
@@ -65,7 +69,16 @@ typedef enum NodeKind {
     D_OPTIONS,    /* `@ name=value, …`: items (list of S_ASSIGN whose rhs is an
                      N_NUM or an N_NAME holding the word as written) */
     D_UNSUPPORTED,/* an XPPAUT statement odegen cannot run per GPU thread:
-                     name (the feature, e.g. "table", "wiener", "markov") */
+                     name (the feature, e.g. "wiener", "markov") */
+    D_IGNORED,    /* an XPPAUT statement odegen reads and ignores with a note
+                     (`only x,y`): name (the word as written) */
+    D_TABLE,      /* `table f % npts xlo xhi expr` (items: three N_NUM, rhs:
+                     the formula in t) or `table f FILE` (text: the file) */
+    D_SET,        /* `set name {a=1, x=2}`: name, items (list of S_ASSIGN) */
+    D_FOR,        /* `%[first..last]`: the start of an XPPAUT array block;
+                     lhs, rhs: N_NUM first and last */
+    D_FOR_END,    /* a line that starts with `%` and is no `%[…]`: the end of
+                     an array block, or a comment outside one */
     D_DONE,       /* `done` */
 } NodeKind;
 
@@ -86,6 +99,7 @@ struct Node {
     Node *els;        /* S_IF: else statement list (NULL when absent) */
     Node *next;       /* next element of whichever list this node is in */
     bool paren;       /* written inside parentheses (an expression) */
+    bool spaced;      /* S_ASSIGN of par/number/init/@: blanks around '=' */
     struct Symbol *sym;  /* set by the checks: what N_NAME / N_CALL / S_ASSIGN
                             refers to (see model.h); NULL before them */
 };

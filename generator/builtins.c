@@ -34,13 +34,14 @@ const char *unsupported_call(const char *name)
 {
     static const struct { const char *name, *why; } table[] = {
         {"delay", "delay equations (delay) are not supported: every system runs in one GPU "
-                  "thread without a stored history"},
+                  "thread without a stored history (a chain of ODEs approximates a delay: the linear chain trick)"},
         {"ran", "random numbers (ran) are not supported: odegen integrates deterministic ODEs"},
         {"normal", "random numbers (normal) are not supported: odegen integrates deterministic ODEs"},
         {"int", "Volterra integrals (int{…}) are not supported"},
-        {"shift", "array shifts (shift) are not supported"},
-        {"del_shft", "array shifts (del_shft) are not supported"},
-        {"sum", "sums over arrays (sum) are not supported"},
+        {"del_shft", "delayed shifts (del_shft) are not supported: every system runs in one GPU thread "
+                     "without a stored history"},
+        {"ishift", "ishift is not supported: write the name shift(NAME, N) gives, or use shift"},
+        {"sum", "XPPAUT's sum is written sum(FIRST,LAST)of(EXPR)"},
         {"lookup", "tables (lookup) are not supported"},
     };
     for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)

@@ -20,9 +20,12 @@
 #include "arena.h"
 #include "builtins.h"
 #include "diag.h"
+#include "expand.h"
 #include "model.h"
+#include "options.h"
 #include "precedence.h"
 #include "symtab.h"
+#include "tables.h"
 #include "util.h"
 
 #define BIT(k) (1u << (k))
@@ -32,7 +35,22 @@ typedef struct Checker {
     SymTab tab;
     Symbol *sym_pi, *sym_t, *sym_t0, *sym_t1, *sym_count;
     Loc last_loc;              /* end of the program, for messages about what is missing */
+    /* eval_const beyond numbers: parameters at their defaults, derived
+       parameters and user functions (eval_defaults), t (eval_t) */
+    bool eval_defaults, eval_t;
+    double t_value;
+    const double *frame;       /* the arguments of the user function being evaluated */
+    int calls;                 /* user functions being evaluated, nested */
+    const char *origin;        /* the array element being resolved ("x[j+1] with j = 3"), or NULL */
+    const char **refused;      /* names of refused statements (a map's x, wiener's w): not */
+    int nrefused;              /* reported again as unknown where they are used */
 } Checker;
+
+/* `inf` as a number (XPPAUT reads it in parameter values, as C's atof does). */
+static bool is_inf_name(const char *name)
+{
+    return name_eq(name, "inf") || name_eq(name, "infinity");
+}
 
 /* Where a name is being resolved: what may be read and assigned there. */
 typedef struct Ctx {
@@ -62,6 +80,7 @@ static const char *kind_phrase(SymKind k)
     case SYM_TIME: return "the time";
     case SYM_WINDOW: return "a window bound";
     case SYM_COUNT: return "the event count";
+    case SYM_TABLE: return "a table";
     }
     return "a name";
 }
@@ -220,8 +239,16 @@ static Symbol *lookup(Checker *c, const char *name, const Ctx *ctx)
     return NULL;
 }
 
+static bool refused_name(const Checker *c, const char *name)
+{
+    for (int i = 0; i < c->nrefused; i++)
+        if (name_eq(c->refused[i], name)) return true;
+    return false;
+}
+
 static void unknown_name(Checker *c, const char *name, Loc loc, const Ctx *ctx)
 {
+    if (refused_name(c, name)) return;   /* its statement was refused: said there */
     Suggest sg;
     suggest_init(&sg, name);
     suggest_symbols(c, &sg, ctx->read | ctx->write);
@@ -232,7 +259,8 @@ static void unknown_name(Checker *c, const char *name, Loc loc, const Ctx *ctx)
     if (ctx->also) suggest_add(&sg, ctx->also);
     if (!sg.best) suggest_symbols(c, &sg, ~0u);
     if (!sg.best) suggest_glued_keyword(c, &sg);
-    error_at(loc, "unknown name '%s'%s", name, suggest_text(&sg));
+    error_at(loc, "unknown name '%s'%s%s%s%s", name, c->origin ? " (" : "", c->origin ? c->origin : "",
+             c->origin ? ")" : "", suggest_text(&sg));
 }
 
 /* A name read in ctx: its symbol, or NULL after an error. */
@@ -247,8 +275,8 @@ static Symbol *resolve_read(Checker *c, const char *name, Loc loc, const Ctx *ct
         unknown_name(c, name, loc, ctx);
         return NULL;
     }
-    if (s->kind == SYM_FUNC) {
-        error_at(loc, "'%s' is a function; call it as %s(…)", name, s->name);
+    if (s->kind == SYM_FUNC || s->kind == SYM_TABLE) {
+        error_at(loc, "'%s' is a %s; call it as %s(…)", name, s->kind == SYM_TABLE ? "table" : "function", s->name);
         return NULL;
     }
     if (s->kind == SYM_EVENT) {
@@ -270,21 +298,105 @@ static int list_length(const Node *n)
     return k;
 }
 
+static bool const_value(Checker *c, Node *n, const char *what, double *out);
+static bool is_integer(double v);
+
+/* XPPAUT's shift(NAME, N): the name declared N places after NAME.  odegen
+ * moves within names of the same kind (states, parameters, …), in the order
+ * of their declaration; N is a constant (i' inside a sum).  The call becomes
+ * that name. */
+static void resolve_shift(Checker *c, Node *n, const Ctx *ctx)
+{
+    if (list_length(n->args) != 2 || n->args->kind != N_NAME) {
+        error_at(n->loc, "shift is written shift(NAME, N): the name N places after NAME");
+        return;
+    }
+    Node *base = n->args;
+    Symbol *from = resolve_read(c, base->name, base->loc, ctx);
+    double k;
+    if (!from || !const_value(c, base->next, "shift's offset", &k)) return;
+    if (!is_integer(k)) {
+        error_at(base->next->loc, "shift's offset must be a whole number, not %g", k);
+        return;
+    }
+    Symbol *to = NULL;
+    int count = 0;
+    for (int i = 0; i < c->m->nsyms; i++) {
+        Symbol *s = c->m->syms[i];
+        if (s->kind != from->kind || s->shadowed) continue;
+        count++;
+        if (s->index == from->index + (long)k) to = s;
+    }
+    if (!to || from->kind == SYM_ARG) {
+        error_at(n->loc, "shift(%s, %g) names nothing: %s is %s, and odegen shifts among the %d names of that "
+                         "kind, in the order they are declared", base->name, k, base->name, kind_phrase(from->kind),
+                 count);
+        return;
+    }
+    n->kind = N_NAME;
+    n->name = to->name;
+    n->args = NULL;
+    n->sym = resolve_read(c, to->name, n->loc, ctx);
+}
+
+/* sum(first,last)of(body): the terms body(i'=first) + … + body(i'=last),
+ * built here (expand.c) and then resolved as any expression. */
+static void resolve_sum(Checker *c, Node *n, const Ctx *ctx)
+{
+    if (!name_eq(n->name, "sum") || list_length(n->args) != 2) {
+        error_at(n->loc, "'of' belongs to XPPAUT's sum(FIRST,LAST)of(EXPR)");
+        return;
+    }
+    const Node *inner = sum_inside(n->lhs);
+    if (inner) {
+        error_at(inner->loc, "a sum inside a sum: XPPAUT gives both the one index i'; write the inner one out");
+        return;
+    }
+    double first, last;
+    if (!const_value(c, n->args, "a sum's first index", &first) ||
+        !const_value(c, n->args->next, "a sum's last index", &last))
+        return;
+    if (!is_integer(first) || !is_integer(last) || fabs(first) > 1e6 || fabs(last) > 1e6) {
+        error_at(n->loc, "a sum's indices are whole numbers (of at most a million): sum(%g,%g)", first, last);
+        return;
+    }
+    if (last - first >= 100000) {
+        error_at(n->loc, "a sum of %.0f terms: odegen writes every term out, at most 100000", last - first + 1);
+        return;
+    }
+    Node *terms = sum_expand(n, (long)first, (long)last);
+    if (!terms) {
+        error_at(n->loc, "the sums of this file write out more than 4 million terms");
+        return;
+    }
+    Node *next = n->next;
+    *n = *terms;
+    n->next = next;
+    n->paren = true;
+    resolve_expr(c, n, ctx);
+}
+
 static void resolve_call(Checker *c, Node *n, const Ctx *ctx)
 {
     int nargs = list_length(n->args);
+    if (!lookup(c, n->name, ctx) && name_eq(n->name, "shift")) {   /* its first argument stays a name */
+        resolve_shift(c, n, ctx);
+        return;
+    }
     for (Node *a = n->args; a; a = a->next)
         resolve_expr(c, a, ctx);
     Symbol *s = lookup(c, n->name, ctx);
-    if (s && s->kind == SYM_FUNC) {
+    if (s && (s->kind == SYM_FUNC || s->kind == SYM_TABLE)) {
+        int want = s->kind == SYM_TABLE ? 1 : s->nargs;
         if (!(ctx->read & BIT(SYM_FUNC)))
-            error_at(n->name_loc, "function '%s' cannot be called in %s", n->name, ctx->where);
-        else if (nargs != s->nargs)
-            error_at(n->loc, "'%s' takes %d argument%s, not %d", s->name, s->nargs,
-                     s->nargs == 1 ? "" : "s", nargs);
+            error_at(n->name_loc, "%s '%s' cannot be called in %s", s->kind == SYM_TABLE ? "table" : "function",
+                     n->name, ctx->where);
+        else if (nargs != want)
+            error_at(n->loc, "'%s' takes %d argument%s, not %d", s->name, want, want == 1 ? "" : "s", nargs);
         n->sym = s;
         return;
     }
+
     if (s && s->kind != SYM_TIME && s->kind != SYM_WINDOW && s->kind != SYM_COUNT &&
         !(s == c->sym_pi)) {
         error_at(n->name_loc, "'%s' is %s, not a function", n->name, kind_phrase(s->kind));
@@ -305,7 +417,7 @@ static void resolve_call(Checker *c, Node *n, const Ctx *ctx)
     Suggest sg;
     suggest_init(&sg, n->name);
     for (const Builtin *bt = builtin_table; bt->name; bt++) suggest_add(&sg, bt->name);
-    suggest_symbols(c, &sg, BIT(SYM_FUNC));
+    suggest_symbols(c, &sg, BIT(SYM_FUNC) | BIT(SYM_TABLE));
     error_at(n->name_loc, "unknown function '%s'%s", n->name, suggest_text(&sg));
 }
 
@@ -314,8 +426,23 @@ static void resolve_expr(Checker *c, Node *n, const Ctx *ctx)
     if (!n) return;
     switch (n->kind) {
     case N_NUM: return;
-    case N_NAME: n->sym = resolve_read(c, n->name, n->loc, ctx); return;
+    case N_NAME:
+        if (!lookup(c, n->name, ctx) && is_inf_name(n->name)) {
+            n->kind = N_NUM;
+            n->num = INFINITY;
+            n->text = "inf";
+            return;
+        }
+        if (!strcmp(n->name, "i'")) {
+            error_at(n->loc, "i' is the index of sum(FIRST,LAST)of(EXPR) and means nothing outside one");
+            return;
+        }
+        c->origin = n->text;    /* set by expand.c for an array's element */
+        n->sym = resolve_read(c, n->name, n->loc, ctx);
+        c->origin = NULL;
+        return;
     case N_CALL: resolve_call(c, n, ctx); return;
+    case N_SUM: resolve_sum(c, n, ctx); return;
     case N_IF:
         resolve_expr(c, n->cond, ctx);
         resolve_expr(c, n->lhs, ctx);
@@ -400,15 +527,39 @@ static bool eval_const(Checker *c, const Node *n, double *out)
     switch (n->kind) {
     case N_NUM: *out = n->num; return true;
     case N_NAME:
-        if (!n->sym || n->sym->kind != SYM_NUMBER) return false;
-        *out = n->sym->value;
-        return true;
+        if (!n->sym) return false;
+        switch (n->sym->kind) {
+        case SYM_NUMBER: *out = n->sym->value; return true;
+        case SYM_PARAM: *out = n->sym->value; return c->eval_defaults;
+        case SYM_DERIVED: *out = n->sym->value; return c->eval_defaults && n->sym->value_known;
+        case SYM_ARG: *out = c->frame ? c->frame[n->sym->index] : 0; return c->frame != NULL;
+        case SYM_TIME: *out = c->t_value; return c->eval_t;
+        default: return false;
+        }
     case N_NEG: if (!eval_const(c, n->lhs, &a)) return false; *out = -a; return true;
     case N_NOT: if (!eval_const(c, n->lhs, &a)) return false; *out = a == 0; return true;
     case N_IF:
         if (!eval_const(c, n->cond, &a)) return false;
         return eval_const(c, a != 0 ? n->lhs : n->rhs, out);
     case N_CALL: {
+        if (n->sym && n->sym->kind == SYM_TABLE) {
+            double x;
+            if (!eval_const(c, n->args, &x)) return false;
+            *out = table_value(&c->m->tables[n->sym->table], x);
+            return true;
+        }
+        if (n->sym && n->sym->kind == SYM_FUNC) {   /* at the default parameters only */
+            double *args = arena_alloc(sizeof(double) * (size_t)(n->sym->nargs + 1));
+            if (!c->eval_defaults || !n->sym->expr || c->calls > 200 || !eval_args(c, n->args, args, n->sym->nargs))
+                return false;
+            const double *saved = c->frame;
+            c->frame = args;
+            c->calls++;     /* functions calling functions: a bounded depth */
+            bool ok = eval_const(c, n->sym->expr, out);
+            c->calls--;
+            c->frame = saved;
+            return ok;
+        }
         const Builtin *bt = builtin_find(n->name);
         double v[2];
         if (n->sym || !bt || list_length(n->args) != bt->nargs || !eval_args(c, n->args, v, 2))
@@ -483,19 +634,42 @@ static bool const_value(Checker *c, Node *n, const char *what, double *out)
 
 static bool is_integer(double v) { return v == floor(v) && fabs(v) < 9.0e18; }
 
+/* A parameter's value may be infinite (`par cap=inf`: XPPAUT reads it with
+ * atof), not NaN. */
+static bool const_value_inf(Checker *c, Node *n, const char *what, double *out)
+{
+    if (n->kind == N_NAME && is_inf_name(n->name) && !symtab_get(&c->tab, n->name)) {
+        *out = INFINITY;
+        return true;
+    }
+    if (n->kind == N_NEG && n->lhs->kind == N_NAME && is_inf_name(n->lhs->name) && !symtab_get(&c->tab, n->lhs->name)) {
+        *out = -INFINITY;
+        return true;
+    }
+    return const_value(c, n, what, out);
+}
+
 /* ------------------------------------------------------------------ dependency order */
 
 /* The symbols of `kind` an expression reads, in the order of a depth-first
  * walk, repeats included (the walk is as deep as the expression, which the
  * parser bounds). */
-static void deps_of(const Node *n, SymKind kind, Symbol ***deps, int *ndeps)
+static void deps_of_at(const Node *n, SymKind kind, Symbol ***deps, int *ndeps, int calls)
 {
     if (!n) return;
     if ((n->kind == N_NAME || n->kind == N_CALL) && n->sym && n->sym->kind == kind) PUSH(*deps, *ndeps, n->sym);
-    deps_of(n->lhs, kind, deps, ndeps);
-    deps_of(n->rhs, kind, deps, ndeps);
-    deps_of(n->cond, kind, deps, ndeps);
-    for (const Node *a = n->args; a; a = a->next) deps_of(a, kind, deps, ndeps);
+    /* a derived parameter that calls a function needs what the function reads */
+    if (kind == SYM_DERIVED && n->kind == N_CALL && n->sym && n->sym->kind == SYM_FUNC && calls < 64)
+        deps_of_at(n->sym->expr, kind, deps, ndeps, calls + 1);
+    deps_of_at(n->lhs, kind, deps, ndeps, calls);
+    deps_of_at(n->rhs, kind, deps, ndeps, calls);
+    deps_of_at(n->cond, kind, deps, ndeps, calls);
+    for (const Node *a = n->args; a; a = a->next) deps_of_at(a, kind, deps, ndeps, calls);
+}
+
+static void deps_of(const Node *n, SymKind kind, Symbol ***deps, int *ndeps)
+{
+    deps_of_at(n, kind, deps, ndeps, 0);
 }
 
 /* One symbol on the depth-first path, and where it is in its dependencies. */
@@ -657,33 +831,105 @@ static void declare_calldef(Checker *c, Node *d, Node **inits)
         error_at(d->loc, "a function needs at least one argument: %s(x)=…", d->name);
         return;
     }
-    error_at(d->args->loc, "maps %s(t+1)=… (discrete-time systems) are not supported", d->name);
+    error_at(d->args->loc, "maps %s(t+1)=… (discrete-time systems) are not supported: odegen integrates ODEs "
+                           "(a map can be iterated with `repeat` and `on end { %s = … }`)", d->name, d->name);
+    PUSH(c->refused, c->nrefused, d->name);
 }
 
+/* The names a refused statement declares (`wiener w1 w2`, `markov z 2`,
+ * `special c=…`, `solv y=…`), from its line. */
+static void refuse_names(Checker *c, const Node *d)
+{
+    if (strcmp(d->name, "wiener") && strcmp(d->name, "markov") && strcmp(d->name, "special") &&
+        strcmp(d->name, "solve") && strcmp(d->name, "volterra"))
+        return;
+    Loc line = {d->loc.line, 1, d->loc.line, 1 << 20};
+    const char *p = diag_source_text(line);
+    while (*p == ' ' || *p == '\t') p++;
+    while (*p && *p != ' ' && *p != '\t') p++;    /* the statement's word */
+    for (;;) {
+        while (*p && !isalpha((unsigned char)*p) && *p != '_' && *p != '#') p++;
+        if (!*p || *p == '#') return;
+        const char *start = p;
+        while (isalnum((unsigned char)*p) || *p == '_') p++;
+        PUSH(c->refused, c->nrefused, arena_strndup(start, (size_t)(p - start)));
+        if (strcmp(d->name, "wiener")) return;      /* the others declare one name */
+    }
+}
+
+/* XPPAUT statements odegen does not run: what they are, and what to do instead. */
 static void unsupported_statement(const Node *d)
 {
-    const char *n = d->name;
-    if (!strcmp(n, "0="))
-        error_at(d->loc, "algebraic equations (0=…, a DAE) are not supported: odegen integrates ODEs");
-    else if (name_eq(n, "table"))
-        error_at(d->loc, "tables (table) are not supported: write the function as an expression");
-    else if (name_eq(n, "wiener"))
-        error_at(d->loc, "Wiener processes (wiener) are not supported: odegen integrates deterministic ODEs");
-    else if (name_eq(n, "markov"))
-        error_at(d->loc, "Markov chains (markov) are not supported: odegen integrates deterministic ODEs");
-    else if (name_eq(n, "bdry") || name_eq(n, "bndry"))
-        error_at(d->loc, "boundary-value problems (%s) are not supported: odegen integrates initial-value problems", n);
-    else if (name_eq(n, "volt"))
-        error_at(d->loc, "Volterra equations (volt) are not supported");
-    else
-        error_at(d->loc, "XPPAUT '%s' statements are not supported by odegen", n);
+    static const struct { const char *name, *why; } table[] = {
+        {"0=", "algebraic equations (0=…, a DAE) are not supported: odegen integrates ODEs; solve the "
+               "constraint for one variable and write it as a temporary (x=…), or differentiate it into an ODE"},
+        {"solve", "XPPAUT's solve (the unknowns of a DAE) is not supported: odegen integrates ODEs; write "
+                  "the unknown as a temporary (x=…) solved by hand, or as an ODE"},
+        {"wiener", "Wiener processes (wiener) are not supported: odegen integrates deterministic ODEs "
+                   "(run the noisy model in XPPAUT, or replace the noise by a deterministic forcing)"},
+        {"markov", "Markov chains (markov) are not supported: odegen integrates deterministic ODEs "
+                   "(write the chain's mean-field equations as ODEs)"},
+        {"bdry", "boundary-value problems (bdry) are not supported: odegen integrates initial-value problems "
+                 "(scan the unknown initial values and record the boundary residual: shooting)"},
+        {"volterra", "Volterra equations (volt, int[…]) are not supported: write the integral as extra ODEs "
+                     "(an exponential kernel is one more state)"},
+        {"special", "XPPAUT's special functions (special f=conv(…), sparse(…), …) are not supported: write the "
+                    "sums out, with sum(…)of(…) or arrays x[1..n]"},
+        {"export", "export (XPPAUT's link to compiled C code) is not supported: write the function as an "
+                   "expression, a table or a user function"},
+        {"vector", "XPPAUT's vector statement is not supported: write the components out (arrays x[1..n] are "
+                   "expanded)"},
+        {"group", "XPPAUT's group statement is not supported"},
+        {"options", "XPPAUT options files (option NAME) are not read: copy their @ lines into this file"},
+    };
+    for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
+        if (!strcmp(d->name, table[i].name)) {
+            error_at(d->loc, "%s", table[i].why);
+            return;
+        }
+    error_at(d->loc, "XPPAUT '%s' statements are not supported by odegen", d->name);
+}
+
+/* `aux x=…` where x is a temporary: XPPAUT warns "duplicate name" and
+ * writes the aux's column; the name in expressions stays the temporary. */
+static void declare_shadowing_aux(Checker *c, Node *d, Symbol *temp)
+{
+    Model *m = c->m;
+    note_at(d->name_loc, "aux '%s' has the name of the temporary of line %d (XPPAUT warns \"duplicate name\" "
+                         "and runs): the aux is written as a column, the name in expressions is the temporary",
+            d->name, temp->loc.line);
+    Symbol *s = new_symbol(SYM_AUX, d->name, d->name_loc);
+    s->shadowed = true;
+    s->expr = d->rhs;
+    s->expr_line = d->loc;
+    s->index = m->naux;
+    PUSH(m->aux, m->naux, s);
+    PUSH(m->syms, m->nsyms, s);
+}
+
+static void declare_table(Checker *c, Node *d)
+{
+    Model *m = c->m;
+    Symbol *s = declare(c, SYM_TABLE, d->name, d->name_loc);
+    if (!s) return;
+    Table t;
+    memset(&t, 0, sizeof t);
+    t.sym = s;
+    t.line = d->loc.line;
+    s->table = m->ntable;
+    s->expr = d->rhs;
+    s->expr_line = d->loc;
+    PUSH(m->tables, m->ntable, t);
 }
 
 static void declare_all(Checker *c, const Program *prog, Node **inits)
 {
+    /* aux last: an aux may share its name with a temporary declared below it */
+    for (int pass = 0; pass < 2; pass++)
     for (Node *d = prog->decls; d; d = d->next) {
         Symbol *s;
         c->last_loc = d->loc;
+        if ((d->kind == D_AUX) != (pass == 1)) continue;
         switch (d->kind) {
         case D_PAR:
         case D_NUMBER:
@@ -693,12 +939,21 @@ static void declare_all(Checker *c, const Program *prog, Node **inits)
             }
             break;
         case D_INIT:
-            for (Node *it = d->items; it; it = it->next)
-                *inits = ast_append(*inits, ast_assign(it->loc, it->name_loc, it->name, it->rhs));
+            for (Node *it = d->items; it; it = it->next) {
+                Node *item = ast_assign(it->loc, it->name_loc, it->name, it->rhs);
+                item->spaced = it->spaced;
+                *inits = ast_append(*inits, item);
+            }
             break;
+        case D_AUX:
+            s = symtab_get(&c->tab, d->name);
+            if (s && s->kind == SYM_TEMP) {
+                declare_shadowing_aux(c, d, s);
+                break;
+            }
+            /* fall through */
         case D_DERIVED:
         case D_TEMP:
-        case D_AUX:
             s = declare(c, d->kind == D_DERIVED ? SYM_DERIVED : d->kind == D_TEMP ? SYM_TEMP : SYM_AUX,
                         d->name, d->name_loc);
             if (s) { s->expr = d->rhs; s->expr_line = d->loc; }
@@ -723,8 +978,16 @@ static void declare_all(Checker *c, const Program *prog, Node **inits)
             }
             declare(c, SYM_EVENT, d->name, d->name_loc);
             break;
+        case D_TABLE:
+            declare_table(c, d);
+            break;
         case D_UNSUPPORTED:
             unsupported_statement(d);
+            refuse_names(c, d);
+            break;
+        case D_IGNORED:
+            note_at(d->loc, "XPPAUT's '%s' statement is ignored (it chooses what XPPAUT stores; odegen writes "
+                            "what `record` lists)", d->name);
             break;
         default:
             break;
@@ -734,16 +997,56 @@ static void declare_all(Checker *c, const Program *prog, Node **inits)
 
 /* ------------------------------------------------------------------ pass 2: expressions */
 
+/* Does the expression depend on states, t, the window or aux (through the
+ * temporaries it reads)?  `ok` marks the temporaries already known not to. */
+static bool varies(const Node *n, const bool *param_only)
+{
+    if (!n) return false;
+    if (n->kind == N_NAME && n->sym) {
+        switch (n->sym->kind) {
+        case SYM_NUMBER: case SYM_PARAM: case SYM_DERIVED: case SYM_ARG: break;
+        case SYM_TEMP: if (!param_only[n->sym->index]) return true; break;
+        default: return true;
+        }
+    }
+    if (varies(n->lhs, param_only) || varies(n->rhs, param_only) || varies(n->cond, param_only)) return true;
+    for (const Node *a = n->args; a; a = a->next)
+        if (varies(a, param_only)) return true;
+    return false;
+}
+
+/* Temporaries that depend on parameters only (`Ek=-77`, `tau=1/k`) are
+ * derived parameters: computed once per system, and readable by user
+ * functions (XPPAUT evaluates them at every step, with the same value). */
+static void promote_constant_temps(Checker *c)
+{
+    Model *m = c->m;
+    bool *param_only = arena_alloc(sizeof(bool) * (size_t)(m->ntemp + 1));
+    for (bool changed = true; changed;) {
+        changed = false;
+        for (int i = 0; i < m->ntemp; i++)
+            if (!param_only[i] && m->temps[i]->expr && !varies(m->temps[i]->expr, param_only))
+                param_only[i] = changed = true;
+    }
+    int kept = 0;
+    for (int i = 0; i < m->ntemp; i++) {
+        Symbol *s = m->temps[i];
+        if (param_only[i]) {
+            s->kind = SYM_DERIVED;
+            s->index = m->nderived;
+            PUSH(m->derived, m->nderived, s);
+        } else {
+            s->index = kept;
+            m->temps[kept++] = s;
+        }
+    }
+    m->ntemp = kept;
+}
+
 static void resolve_definitions(Checker *c)
 {
     Model *m = c->m;
     Ctx x;
-    for (int i = 0; i < m->nfunc; i++) {
-        x = ctx_make(BIT(SYM_ARG) | READ_PARAMS, "a function body",
-                     "; a function may use its arguments, parameters and numbers (pass other values as arguments)");
-        x.func = m->funcs[i];
-        resolve_expr(c, m->funcs[i]->expr, &x);
-    }
     x = ctx_make(READ_PARAMS, "a derived parameter",
                  "; derived parameters are computed once per system, from parameters and numbers");
     for (int i = 0; i < m->nderived; i++) resolve_expr(c, m->derived[i]->expr, &x);
@@ -758,16 +1061,50 @@ static void resolve_definitions(Checker *c)
     x = ctx_make(READ_BLOCK & ~BIT(SYM_ACC), "an accessory's initial value",
                  "; accessories start from states, parameters, t0 and t1");
     for (int i = 0; i < m->nacc; i++) resolve_expr(c, m->accs[i]->expr, &x);
+    if (diag_error_count() == 0) promote_constant_temps(c);
+    for (int i = 0; i < m->nfunc; i++) {
+        x = ctx_make(BIT(SYM_ARG) | READ_PARAMS, "a function body",
+                     "; a function may use its arguments, parameters, numbers and temporaries that depend on "
+                     "parameters only (pass other values as arguments)");
+        x.func = m->funcs[i];
+        resolve_expr(c, m->funcs[i]->expr, &x);
+    }
 }
 
-/* Numbers may use numbers; parameters and initial values are constants. */
-static void evaluate_constants(Checker *c, Node *inits)
+/* XPPAUT 6.11 reads a par, number or init value as C's atof reads it: the
+ * number it starts with (`2*3` is 2, `pi` is 0).  Say so where that differs
+ * from the value odegen computes; and XPPAUT 6.11 cannot read a line with
+ * blanks around the '=' ("Empty parameter - remove spaces"). */
+static void note_xppaut_value(const Node *it, const char *what, double value, bool constant)
+{
+    if (it->spaced)
+        note_at(it->loc, "blanks around '=': XPPAUT 6.11 cannot read this %s (\"remove spaces\"); odegen reads "
+                         "%s=%s", what, it->name, diag_source_text(it->rhs->loc));
+    const char *text = diag_source_text(it->rhs->loc);
+    double xpp = strtod(text, NULL);
+    if (xpp == value || (xpp != xpp && value != value) || strchr(text, '['))
+        return;     /* (XPPAUT writes array lines out before it reads them: x[1..3](0)=[j] is right) */
+    if (constant)
+        note_at(it->rhs->loc, "XPPAUT 6.11 reads only the number this %s starts with (%g); odegen computes "
+                              "all of it (%.10g)", what, xpp, value);
+    else
+        note_at(it->rhs->loc, "XPPAUT 6.11 reads only the number this %s starts with (%g); odegen computes "
+                              "it for each system from its parameters", what, xpp);
+}
+
+/* Numbers may use numbers.  Evaluated before the other expressions are
+ * resolved: sums and tables need them. */
+static void evaluate_numbers(Checker *c)
 {
     Model *m = c->m;
     Ctx x = ctx_make(READ_CONST, "a number", "; a number is a constant made of numbers");
     bool *reported = arena_alloc(sizeof(bool) * (size_t)(m->nnumber + 1));   /* by declaration index */
     for (int i = 0; i < m->nnumber; i++) {
         int before = diag_error_count();
+        if (!m->numbers[i]->expr) {
+            note_at(m->numbers[i]->loc, "number '%s' has no value: 0, as XPPAUT reads it", m->numbers[i]->name);
+            m->numbers[i]->expr = ast_num(m->numbers[i]->loc, "0");
+        }
         resolve_expr(c, m->numbers[i]->expr, &x);
         reported[m->numbers[i]->index] = diag_error_count() != before;
     }
@@ -777,12 +1114,53 @@ static void evaluate_constants(Checker *c, Node *inits)
         if (s->visiting == 2 && !eval_const(c, s->expr, &s->value) && !reported[s->index])
             error_at(s->expr->loc, "the value of number '%s' is not a constant", s->name);
     }
+}
+
+/* Parameters' default values are constants; initial values are constants
+ * or expressions of parameters (computed per system when it is loaded). */
+static void evaluate_values(Checker *c, const Program *prog)
+{
+    Model *m = c->m;
     for (int i = 0; i < m->nparam; i++) {
         Symbol *s = m->params[i];
-        const_value(c, s->expr, "a parameter's value", &s->value);
+        if (!s->expr) {
+            note_at(s->loc, "parameter '%s' has no value: 0, as XPPAUT reads it", s->name);
+            s->value = 0;
+            continue;
+        }
+        const_value_inf(c, s->expr, "a parameter's value", &s->value);
     }
+    if (diag_error_count() == 0)    /* what XPPAUT makes of the values of par and number */
+        for (const Node *d = prog->decls; d; d = d->next)
+            for (const Node *it = d->kind == D_PAR || d->kind == D_NUMBER ? d->items : NULL; it; it = it->next) {
+                Symbol *s = symtab_get(&c->tab, it->name);
+                if (s && it->rhs && s->expr == it->rhs) note_xppaut_value(it, "value", s->value, true);
+            }
+}
+
+/* The derived parameters at the default parameters (for initial values that
+ * read them), in their order: each reads the values before it, no deep walk. */
+static void evaluate_derived_defaults(Checker *c)
+{
+    Model *m = c->m;
+    c->eval_defaults = true;
+    for (int i = 0; i < m->nderived; i++) {
+        Symbol *s = m->derived_order[i];
+        s->value_known = s->expr && eval_const(c, s->expr, &s->value);
+    }
+    c->eval_defaults = false;
+}
+
+/* Initial values: constants, or expressions of parameters computed for each
+ * system when it is loaded (their value here: at the default parameters). */
+static void evaluate_initial_values(Checker *c, Node *inits)
+{
+    Model *m = c->m;
+    Ctx x = ctx_make(READ_PARAMS, "an initial value",
+                     "; an initial value is made of numbers, parameters and derived parameters");
     for (Node *it = inits; it; it = it->next) {
         Symbol *s = symtab_get(&c->tab, it->name);
+        if (!s && refused_name(c, it->name)) continue;
         if (!s) {
             Suggest sg;
             suggest_init(&sg, it->name);
@@ -796,8 +1174,33 @@ static void evaluate_constants(Checker *c, Node *inits)
                      kind_phrase(s->kind), s->loc.line);
             continue;
         }
-        const_value(c, it->rhs, "an initial value", &s->value);
+        if (!it->rhs) {
+            note_at(it->loc, "'%s' has no initial value here: 0, as XPPAUT reads it", it->name);
+            s->value = 0;
+            s->init_expr = NULL;
+            continue;
+        }
+        int before = diag_error_count();
+        resolve_expr(c, it->rhs, &x);
+        if (diag_error_count() != before) continue;
+        double v;
+        bool constant = eval_const(c, it->rhs, &v);
+        c->eval_defaults = true;
+        bool at_defaults = constant || eval_const(c, it->rhs, &v);
+        c->eval_defaults = false;
+        if (!at_defaults) {
+            error_at(it->rhs->loc, "an initial value must be a constant or an expression of parameters");
+            continue;
+        }
+        if (!isfinite(v) && constant) {
+            error_at(it->rhs->loc, "an initial value is not a finite number");
+            continue;
+        }
+        s->value = v;
+        s->init_expr = constant ? NULL : it->rhs;
+        note_xppaut_value(it, "initial value", v, constant);
     }
+    for (int i = 0; i < m->nstate; i++) m->ninit_expr += m->states[i]->init_expr != NULL;
 }
 
 /* ------------------------------------------------------------------ events and hooks */
@@ -867,7 +1270,7 @@ static void check_event(Checker *c, Node *d)
     ev->sym = sym;
     sym->index = c->m->nevent - 1;
     ev->line = d->loc.line;
-    ev->tol = 1e-6;
+    ev->tol = 0;                 /* @ evtol, unless tol= says otherwise */
     Node *g = d->cond;
     bool shorthand = false;
     if (g->kind == N_LT || g->kind == N_LE || g->kind == N_GT || g->kind == N_GE) {
@@ -906,7 +1309,7 @@ static void check_global(Checker *c, Node *d)
     ev->is_global = true;
     ev->line = d->loc.line;
     ev->dir = (int)d->num;
-    ev->tol = 1e-6;
+    ev->tol = 0;                 /* @ evtol: the same location as an event's */
     ev->expr = d->cond;
     Ctx x = ctx_make(READ_RHS | BIT(SYM_AUX), "a global's condition", NULL);
     resolve_expr(c, d->cond, &x);
@@ -1094,6 +1497,99 @@ static void check_scan(Checker *c, Node *d)
     PUSH(m->scans, m->nscan, sc);
 }
 
+/* table f % NPTS XLO XHI FORMULA: the formula at t = XLO + i (XHI - XLO) / (NPTS - 1);
+ * table f FILE: the file's values. */
+static void check_table(Checker *c, Node *d)
+{
+    Symbol *s = symtab_get(&c->tab, d->name);
+    if (!s || s->kind != SYM_TABLE || s->loc.line != d->name_loc.line || s->loc.col != d->name_loc.col)
+        return;   /* its declaration failed and was reported */
+    Table *t = &c->m->tables[s->table];
+    if (d->text && d->text[0] == '@') {
+        error_at(d->loc, "XPPAUT's two-dimensional tables (table %s @ …) are not supported: write the function as "
+                         "an expression, or as one-dimensional tables", d->name);
+        return;
+    }
+    if (d->text) {
+        table_read_file(t, c->m->path, d->text, d->loc);
+        return;
+    }
+    const Node *np = d->items, *lo = np->next, *hi = lo->next;
+    if (!(np->num >= 2 && np->num <= 10000000 && np->num == floor(np->num))) {
+        error_at(np->loc, "a table has a whole number of values, at least 2 (table f %% NPTS XLO XHI FORMULA)");
+        return;
+    }
+    if (!(lo->num < hi->num) || !isfinite(lo->num) || !isfinite(hi->num)) {
+        error_at(lo->loc, "the table's range [%g, %g] must be finite and go upwards", lo->num, hi->num);
+        return;
+    }
+    Ctx x = ctx_make(READ_CONST | BIT(SYM_TIME), "a table's formula",
+                     "; a table's formula is a function of t (its x) and numbers: odegen computes it once, "
+                     "when it translates the file");
+    int before = diag_error_count();
+    resolve_expr(c, d->rhs, &x);
+    if (diag_error_count() != before) return;
+    t->n = (int)np->num;
+    t->xlo = lo->num;
+    t->xhi = hi->num;
+    t->dx = (hi->num - lo->num) / (np->num - 1);
+    t->y = arena_alloc(sizeof(double) * (size_t)t->n);
+    c->eval_t = true;
+    for (int i = 0; i < t->n; i++) {
+        c->t_value = t->dx * i + t->xlo;
+        if (!eval_const(c, d->rhs, &t->y[i]) || !isfinite(t->y[i])) {
+            error_at(d->rhs->loc, "the table's formula is not a finite number at t = %.17g", c->t_value);
+            break;
+        }
+    }
+    c->eval_t = false;
+}
+
+/* set NAME {a=1, x=0.5}: values of parameters and initial values, chosen
+ * together with the runner's --set-name NAME. */
+static void check_set(Checker *c, Node *d)
+{
+    Model *m = c->m;
+    for (int i = 0; i < m->nset; i++)
+        if (name_eq(m->sets[i].name, d->name)) {
+            error_at(d->name_loc, "the set '%s' is already defined at line %d", d->name, m->sets[i].line);
+            return;
+        }
+    ParamSet ps;
+    memset(&ps, 0, sizeof ps);
+    ps.name = d->name;
+    ps.line = d->loc.line;
+    int n = list_length(d->items);
+    ps.targets = arena_alloc(sizeof(Symbol *) * (size_t)(n + 1));
+    ps.values = arena_alloc(sizeof(double) * (size_t)(n + 1));
+    for (Node *it = d->items; it; it = it->next) {
+        Symbol *s = symtab_get(&c->tab, it->name);
+        if (!s) {
+            Suggest sg;
+            suggest_init(&sg, it->name);
+            suggest_symbols(c, &sg, BIT(SYM_PARAM) | BIT(SYM_STATE));
+            error_at(it->name_loc, "unknown name '%s'%s", it->name, suggest_text(&sg));
+            continue;
+        }
+        if (s->kind != SYM_PARAM && s->kind != SYM_STATE) {
+            error_at(it->name_loc, "'%s' is %s; a set gives values to parameters and initial values of states",
+                     it->name, kind_phrase(s->kind));
+            continue;
+        }
+        bool dup = false;
+        for (int k = 0; k < ps.n; k++) dup |= ps.targets[k] == s;
+        if (dup) {
+            error_at(it->name_loc, "'%s' is given twice in the set '%s'", it->name, d->name);
+            continue;
+        }
+        double v;
+        if (!const_value(c, it->rhs, "a set's value", &v)) continue;
+        ps.targets[ps.n] = s;
+        ps.values[ps.n++] = v;
+    }
+    PUSH(m->sets, m->nset, ps);
+}
+
 static void check_repeat(Checker *c, Node *d, bool *seen)
 {
     if (*seen) {
@@ -1128,6 +1624,9 @@ static void check_record(Checker *c, Node *d)
     Model *m = c->m;
     for (Node *a = d->args; a; a = a->next) {
         Symbol *s = lookup(c, a->name, &(Ctx){0});
+        if (s && s->kind == SYM_TEMP)   /* `aux x=x`: the aux of that name */
+            for (int i = 0; i < m->naux; i++)
+                if (m->aux[i]->shadowed && name_eq(m->aux[i]->name, a->name)) s = m->aux[i];
         if (!s || s->kind == SYM_COUNT) {
             Suggest sg;
             suggest_init(&sg, a->name);
@@ -1141,7 +1640,7 @@ static void check_record(Checker *c, Node *d)
             error_at(a->loc, "'%s' is a temporary and cannot be recorded; declare it with aux", a->name);
             continue;
         }
-        if (s->kind == SYM_NUMBER || s->kind == SYM_FUNC || s->kind == SYM_EVENT) {
+        if (s->kind == SYM_NUMBER || s->kind == SYM_FUNC || s->kind == SYM_EVENT || s->kind == SYM_TABLE) {
             error_at(a->loc, "'%s' is %s and cannot be recorded", a->name, kind_phrase(s->kind));
             continue;
         }
@@ -1157,40 +1656,14 @@ static void check_record(Checker *c, Node *d)
 
 /* ------------------------------------------------------------------ options (@) */
 
-/* XPPAUT options that only concern its display, storage or other tools. */
-static const char *const ignored_options[] = {
-    "xp", "yp", "zp", "xlo", "xhi", "ylo", "yhi", "xmin", "xmax", "ymin", "ymax", "zmin", "zmax",
-    "axes", "nplot", "lt", "bell", "colormap", "phi", "theta", "plotfmt", "grid", "maxstor",
-    "nout", "output", "logfile", "back", "big", "small", "smc", "umc", "xnc", "ync", "trans",
-    "njmp", "seed", "runnow", "simplot", "autoeval", "jac_eps", "newt_tol", "newt_iter", "delay",
-    "maxdelay", "bandup", "bandlo", "ntst", "nmax", "npr", "ds", "dsmin", "dsmax", "parmin",
-    "parmax", "normmin", "normmax", "autoxmin", "autoxmax", "autoymin", "autoymax", "autovar",
-    "epsl", "epsu", "epss", "poimap", "poivar", "poipln", "poisgn", "poistop", "dfgrid", "dfdraw",
-    "ncdraw", "nmesh", "vmaxpts", "fold", "tor_per", "font", "xlabel", "ylabel", "transient",
-    "quiet", "ps", "dwidth", "dheight", "mwcolor", "dwcolor", "background", "forecolor",
-    "backcolor", "stochastic", "lines", "nodes", NULL};
-
-static bool ignored_option(const char *name)
-{
-    for (const char *const *o = ignored_options; *o; o++)
-        if (name_eq(*o, name)) return true;
-    /* xp2 … zp9: the extra curves of XPPAUT's plot */
-    if ((tolower((unsigned char)name[0]) == 'x' || tolower((unsigned char)name[0]) == 'y' ||
-         tolower((unsigned char)name[0]) == 'z') &&
-        tolower((unsigned char)name[1]) == 'p' && isdigit((unsigned char)name[2]))
-        return true;
-    return false;
-}
-
-static const char *const numeric_options[] = {"meth",   "method", "dt",      "t0",      "total",
-                                              "toler",  "atoler", "dtmin",   "dtmax",   "hgrow",
-                                              "hshrink", "evsteps", "maxsteps", "bound", "bounds",
-                                              "prec",   NULL};
-
 static bool option_number(const Node *it, double *v)
 {
     if (it->rhs && it->rhs->kind == N_NUM) {
         *v = it->rhs->num;
+        return true;
+    }
+    if (it->rhs && it->rhs->kind == N_NAME && is_inf_name(it->rhs->name)) {
+        *v = INFINITY;
         return true;
     }
     error_at(it->rhs ? it->rhs->loc : it->loc, "option '%s' needs a number", it->name);
@@ -1205,10 +1678,55 @@ static void set_positive(const Node *it, double *dst)
     else *dst = v;
 }
 
+/* The spellings of odegen's options that need no word about how XPPAUT reads them. */
+static bool usual_spelling(const char *name)
+{
+    static const char *const usual[] = {"meth", "method", "dt", "t0", "total", "toler", "tol", "atoler", "atol",
+                                        "dtmin", "dtmax", "bound", "bounds", NULL};
+    for (const char *const *u = usual; *u; u++)
+        if (name_eq(*u, name)) return true;
+    return false;
+}
+
+/* Whether an `@` option is one to act on; notes about the others (XPPAUT's
+ * display options, unknown ones, options without a value: XPPAUT ignores
+ * them all, and so does odegen, saying so). */
+static const char *option_to_use(Node *it)
+{
+    OptionName on = option_name(it->name);
+    if (!it->rhs) {
+        note_at(it->name_loc, "option '%s' has no value: ignored, as XPPAUT ignores it", it->name);
+        return NULL;
+    }
+    if (on.ignored) {
+        if (name_eq(on.xppaut, it->name))
+            note_at(it->name_loc, "XPPAUT option '%s' is ignored (it concerns XPPAUT's display or tools)", it->name);
+        else
+            note_at(it->name_loc, "XPPAUT option '%s' (XPPAUT reads it as '%s') is ignored (it concerns XPPAUT's "
+                                  "display or tools)", it->name, on.xppaut);
+        return NULL;
+    }
+    if (!on.name) {
+        Suggest sg;
+        suggest_init(&sg, it->name);
+        for (const char *const *o = option_suggestions; *o; o++) suggest_add(&sg, *o);
+        note_at(it->name_loc, "unknown option '%s' is ignored, as XPPAUT ignores it (with a warning)%s", it->name,
+                suggest_text(&sg));
+        return NULL;
+    }
+    if (it->spaced)
+        note_at(it->loc, "blanks around '=': XPPAUT 6.11 ignores this option (it reads '%s' without a value); "
+                         "odegen reads %s=%s", it->name, it->name, it->rhs->kind == N_NUM ? it->rhs->text : it->rhs->name);
+    if (on.xppaut && !usual_spelling(it->name))
+        note_at(it->name_loc, "XPPAUT reads option '%s' as '%s', and so does odegen", it->name, on.xppaut);
+    return on.name;
+}
+
 static void check_option(Checker *c, Node *it, Loc *dtmin_loc, Loc *dtmax_loc, int precision)
 {
     Model *m = c->m;
-    const char *k = it->name;
+    const char *k = option_to_use(it);
+    if (!k) return;
     const char *word = it->rhs && it->rhs->kind == N_NAME ? it->rhs->name : NULL;
     double v;
     if (name_eq(k, "meth") || name_eq(k, "method")) {
@@ -1255,18 +1773,12 @@ static void check_option(Checker *c, Node *it, Loc *dtmin_loc, Loc *dtmax_loc, i
         }
     } else if (name_eq(k, "bound") || name_eq(k, "bounds")) {
         set_positive(it, &m->bound);
+    } else if (name_eq(k, "evtol")) {
+        set_positive(it, &m->evtol);
     } else if (name_eq(k, "prec")) {
         if (word && name_eq(word, "double")) { if (precision < 0) m->single = false; }
         else if (word && name_eq(word, "float")) { if (precision < 0) m->single = true; }
         else error_at(it->rhs ? it->rhs->loc : it->loc, "prec must be double or float");
-    } else if (ignored_option(k)) {
-        note_at(it->name_loc, "XPPAUT option '%s' is ignored (it concerns XPPAUT's display or tools)", k);
-    } else {
-        Suggest sg;
-        suggest_init(&sg, k);
-        for (const char *const *o = numeric_options; *o; o++) suggest_add(&sg, *o);
-        for (const char *const *o = ignored_options; *o; o++) suggest_add(&sg, *o);
-        error_at(it->name_loc, "unknown option '%s'%s", k, suggest_text(&sg));
     }
 }
 
@@ -1303,6 +1815,7 @@ static void set_defaults(Model *m)
     m->evsteps = 50;
     m->maxsteps = 100000000LL;
     m->bound = 1e100;
+    m->evtol = 1e-6;
     m->transient = 0;
     m->record = 1;
 }
@@ -1315,8 +1828,11 @@ static void check_xpp_statements(const Program *prog)
         case D_PAR: case D_NUMBER: case D_INIT:
             for (const Node *it = d->items; it; it = it->next) check_xpp_precedence(it->rhs);
             break;
-        case D_DERIVED: case D_ODE: case D_TEMP: case D_AUX: case D_CALLDEF:
+        case D_DERIVED: case D_ODE: case D_TEMP: case D_AUX: case D_CALLDEF: case D_TABLE:
             check_xpp_precedence(d->rhs);
+            break;
+        case D_SET:
+            for (const Node *it = d->items; it; it = it->next) check_xpp_precedence(it->rhs);
             break;
         case D_GLOBAL:
             check_xpp_precedence(d->cond);
@@ -1352,15 +1868,21 @@ Model *check_program(const Program *prog, int precision)
     c->sym_count = new_symbol(SYM_COUNT, "count", nowhere);
 
     Node *inits = NULL;
-    check_xpp_statements(prog);
+    check_xpp_statements(prog);     /* before the arrays are written out: one message a line */
+    prog = expand_arrays(prog);
     declare_all(c, prog, &inits);
+    evaluate_numbers(c);
+    for (Node *d = prog->decls; d; d = d->next)
+        if (d->kind == D_TABLE) check_table(c, d);
     resolve_definitions(c);
-    evaluate_constants(c, inits);
+    evaluate_values(c, prog);
     topo_sort(c, m->funcs, m->nfunc, SYM_FUNC);
     m->derived_order = arena_alloc(sizeof(Symbol *) * (size_t)(m->nderived + 1));
     if (m->nderived) memcpy(m->derived_order, m->derived, sizeof(Symbol *) * (size_t)m->nderived);
     topo_sort(c, m->derived_order, m->nderived, SYM_DERIVED);
     topo_sort(c, m->temps, m->ntemp, SYM_TEMP);
+    evaluate_derived_defaults(c);
+    evaluate_initial_values(c, inits);
     if (!diag_error_count()) check_nesting(c);
 
     Loc dtmin_loc = nowhere, dtmax_loc = nowhere;
@@ -1376,9 +1898,12 @@ Model *check_program(const Program *prog, int precision)
         case D_OPTIONS:
             for (Node *it = d->items; it; it = it->next) check_option(c, it, &dtmin_loc, &dtmax_loc, precision);
             break;
+        case D_SET: check_set(c, d); break;
         default: break;
         }
     }
+    for (int i = 0; i < m->nevent; i++)   /* events without tol=, and globals: @ evtol */
+        if (m->events[i].tol == 0) m->events[i].tol = m->evtol;
     for (Node *d = prog->decls; d; d = d->next)
         if (d->kind == D_ON) check_on(c, d);
     for (int i = 0; i < m->nstate; i++) {

@@ -172,3 +172,15 @@ void error_file(const char *fmt, ...)
     va_end(ap);
     src.errors++;
 }
+
+const char *diag_source_text(Loc loc)
+{
+    const char *start;
+    size_t len;
+    if (!get_line(loc.line, &start, &len) || loc.col < 1 || (size_t)loc.col > len + 1)
+        return "";
+    size_t from = (size_t)loc.col - 1, to = len;
+    if (loc.end_line == loc.line && (size_t)loc.end_col < len)
+        to = (size_t)loc.end_col;
+    return arena_strndup(start + from, to > from ? to - from : 0);
+}

@@ -36,4 +36,8 @@ void error_file(const char *fmt, ...) ODEGEN_PRINTF(1, 2);
 
 int diag_error_count(void);
 
+/* The source text of a span (its first line only), as a new string; "" when
+ * the span is not in the file. */
+const char *diag_source_text(Loc loc);
+
 #endif

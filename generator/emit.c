@@ -17,13 +17,13 @@
 
 /* ------------------------------------------------------------------ #line */
 
-static void to_user_line(Emitter *E, int line)
+void to_user_line(Emitter *E, int line)
 {
     buf_printf(E->out, "#line %d \"%s\"\n", line, E->m->path);
     E->in_user_line = true;
 }
 
-static void to_generated(Emitter *E)
+void to_generated(Emitter *E)
 {
     if (!E->in_user_line) return;
     /* The directive's own line is lines+1: the next one is lines+2. */
@@ -32,12 +32,6 @@ static void to_generated(Emitter *E)
 }
 
 /* ------------------------------------------------------------------ which names a piece uses */
-
-typedef struct Refs {
-    const Symbol **s;
-    int n;
-    const Emitter *trig_from;   /* sin/cos of time read from ode_tr: their arguments are not read */
-} Refs;
 
 static bool refs_has(const Refs *r, const Symbol *s)
 {
@@ -59,7 +53,7 @@ static void refs_add(Refs *r, const Symbol *s)
 
 /* Every symbol an expression reads, following temporaries and aux into their
  * own expressions (function bodies declare what they use themselves). */
-static void refs_expr(Refs *r, const Node *n)
+void refs_expr(Refs *r, const Node *n)
 {
     if (!n) return;
     if (r->trig_from && n->kind == N_CALL && !n->sym && n->args && !n->args->next &&
@@ -93,12 +87,10 @@ static void refs_block(Refs *r, Refs *assigned, const Node *stmts)
 
 /* ------------------------------------------------------------------ local names */
 
-typedef enum { STATES_FROM_Y, STATES_FROM_SYSTEM } StateSource;
-
 /* Declares, as locals, the values a piece reads: constants, parameters, states
  * (from the stage vector ode_y or from the system), and in hooks accessories,
  * the window, t and count.  Names the piece assigns are writable copies. */
-static void emit_locals(Emitter *E, const Refs *r, const Refs *assigned, StateSource src, bool hook, int event)
+void emit_locals(Emitter *E, const Refs *r, const Refs *assigned, StateSource src, bool hook, int event)
 {
     const Model *m = E->m;
     Buf *o = E->out;
@@ -719,12 +711,14 @@ static void emit_source(Emitter *E)
                m->path);
     emit_powers(E);
     emit_properties(E);
+    emit_tables(E);
     emit_functions(E);
     emit_derived(E);
     emit_trig(E);
     emit_rhs(E);
     emit_events(E);
     emit_acc_init(E);
+    emit_initial(E);
     emit_hook(E, "start", &m->on_start);
     emit_hook(E, "step", &m->on_step);
     emit_on_event(E);
@@ -732,6 +726,7 @@ static void emit_source(Emitter *E)
     emit_fields(E);
     emit_metadata(E);
     emit_provenance(E);
+    emit_sets(E);
     append_template(E, "templates/solver.h", false);
     append_template(E, "templates/driver.h", false);
     append_template(E, "runtime/scan_fill.c", false);
@@ -749,7 +744,7 @@ static void emit_enum(Buf *o, const char *upper, const char *kind, Symbol **syms
     if (!n) return;
     buf_printf(o, "enum {");
     for (int i = 0; i < n; i++)
-        buf_printf(o, "%s%s_%s_%s = %d", i ? ", " : " ", upper, kind, upper_name(syms[i]->name), i);
+        buf_printf(o, "%s%s_%s_%s = %d", i ? ", " : " ", upper, kind, syms[i]->api, i);
     buf_puts(o, " };\n");
 }
 
@@ -774,7 +769,7 @@ static void emit_header(Emitter *E)
     if (m->nevent) {
         buf_printf(o, "enum {");
         for (int i = 0; i < m->nevent; i++)
-            buf_printf(o, "%s%s_EVENT_%s = %d", i ? ", " : " ", up, upper_name(m->events[i].sym->name), i);
+            buf_printf(o, "%s%s_EVENT_%s = %d", i ? ", " : " ", up, m->events[i].sym->api, i);
         buf_puts(o, " };\n");
     }
     buf_printf(o, "enum {");
@@ -783,7 +778,7 @@ static void emit_header(Emitter *E)
     int counts[5] = {m->nstate, m->naux, m->nacc, m->nparam, m->nderived};
     for (int g = 0; g < 5; g++)
         for (int i = 0; i < counts[g]; i++)
-            buf_printf(o, "%s%s_FIELD_%s = %d", code ? ", " : " ", up, upper_name(groups[g][i]->name), code), code++;
+            buf_printf(o, "%s%s_FIELD_%s = %d", code ? ", " : " ", up, groups[g][i]->api, code), code++;
     buf_printf(o, "%s%s_FIELD_T = %d, %s_FIELD_T0 = %d, %s_FIELD_T1 = %d };\n", code ? ", " : " ", up, code, up,
                code + 1, up, code + 2);
     append_template(E, "runtime/api.h", true);

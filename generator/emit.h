@@ -9,6 +9,7 @@
 #define ODEGEN_EMIT_H
 
 #include <stdbool.h>
+#include <stdio.h>
 
 #include "buf.h"
 #include "model.h"
@@ -49,6 +50,22 @@ typedef struct Emitter {
     bool use_trig;            /* inside ode_model_rhs: read them from ode_tr */
 } Emitter;
 
+/* The symbols a piece of code reads (emit.c). */
+typedef struct Refs {
+    const Symbol **s;
+    int n;
+    const Emitter *trig_from;   /* sin/cos of time read from ode_tr: their arguments are not read */
+} Refs;
+typedef enum { STATES_FROM_Y, STATES_FROM_SYSTEM } StateSource;
+
+/* Every symbol an expression reads, following temporaries and aux. */
+void refs_expr(Refs *r, const Node *n);
+/* Declares, as locals, the values a piece reads (see emit.c). */
+void emit_locals(Emitter *E, const Refs *r, const Refs *assigned, StateSource src, bool hook, int event);
+/* #line into the .ode file, and back into the generated one. */
+void to_user_line(Emitter *E, int line);
+void to_generated(Emitter *E);
+
 /* A literal of the model's precision that reads back to exactly v. */
 const char *c_literal(double v, bool single);
 /* The expression as C, for a context of the given C precedence. */
@@ -67,5 +84,13 @@ Node *time_rate(const Node *arg);
 int trig_index(const Emitter *E, const Node *arg);
 /* odegen's version, the .ode file's name and text, the options (emit_provenance.c). */
 void emit_provenance(Emitter *E);
+/* The model's tables: their values and lookup functions (tables.c). */
+void emit_tables(Emitter *E);
+/* Initial values that are expressions of parameters, and the file's
+ * parameter sets (emit_values.c). */
+void emit_initial(Emitter *E);
+void emit_sets(Emitter *E);
+/* The sets, one a line, for odegen --check. */
+void print_sets(const Model *m, FILE *f);
 
 #endif

@@ -46,77 +46,6 @@ const char *c_literal(double v, bool single)
     return arena_strdup(buf);
 }
 
-/* ------------------------------------------------------------------ C names */
-
-/* Names a user may choose that C, C++, CUDA or the generated code already
- * mean something by: such symbols get a suffix (Myokit's habit: rename, never
- * reject). */
-static const char *const c_reserved[] = {
-    /* C and C++ keywords */
-    "auto", "break", "case", "char", "const", "continue", "default", "do", "double", "else", "enum",
-    "extern", "float", "for", "goto", "if", "inline", "int", "long", "register", "restrict", "return",
-    "short", "signed", "sizeof", "static", "struct", "switch", "typedef", "union", "unsigned", "void",
-    "volatile", "while", "bool", "true", "false", "class", "new", "delete", "this", "template",
-    "typename", "namespace", "using", "public", "private", "protected", "virtual", "friend",
-    "operator", "try", "catch", "throw", "mutable", "explicit", "export", "and", "or", "not", "xor",
-    "and_eq", "or_eq", "not_eq", "bitand", "bitor", "compl", "xor_eq", "asm", "nullptr", "constexpr",
-    "decltype", "noexcept", "static_assert", "thread_local", "alignas", "alignof", "char16_t",
-    "char32_t", "wchar_t", "concept", "requires", "co_await", "co_yield", "co_return", "main",
-    /* CUDA */
-    "threadIdx", "blockIdx", "blockDim", "gridDim", "warpSize",
-    /* functions the generated code calls, and macros of its headers */
-    "sin", "cos", "tan", "asin", "acos", "atan", "atan2", "sinh", "cosh", "tanh", "exp", "log",
-    "log10", "sqrt", "fabs", "floor", "ceil", "fmod", "fmax", "fmin", "pow", "erf", "erfc", "sinf",
-    "cosf", "tanf", "asinf", "acosf", "atanf", "atan2f", "sinhf", "coshf", "tanhf", "expf", "logf",
-    "log10f", "sqrtf", "fabsf", "floorf", "ceilf", "fmodf", "fmaxf", "fminf", "powf", "erff",
-    "erfcf", "sincos", "sincosf", "NAN", "INFINITY", "HUGE_VAL", "NULL", "EOF", "M_PI", "M_E",
-    "isnan", "isinf", "isfinite", "signbit", "fpclassify", "assert", "errno", "EDOM", "ERANGE",
-    "stdin", "stdout", "stderr", "offsetof", "size_t", "FILE", NULL};
-
-static bool needs_rename(const char *name)
-{
-    if (name[0] == '_') return true;
-    if (!strncasecmp(name, "ode_", 4)) return true;
-    for (const char *const *r = c_reserved; *r; r++)
-        if (!strcmp(*r, name)) return true;
-    return false;
-}
-
-static bool cname_taken(const Model *m, const char *cname, const Symbol *self)
-{
-    for (int i = 0; i < m->nsyms; i++)
-        if (m->syms[i] != self && m->syms[i]->cname && !strcmp(m->syms[i]->cname, cname)) return true;
-    return false;
-}
-
-/* A name that starts with '_' or 'ode_' gets a 'u' in front: a suffix alone
- * would leave it in the generated code's name space (and renaming would
- * never end). */
-static const char *renamed_base(const char *name)
-{
-    return name[0] == '_' || !strncasecmp(name, "ode_", 4) ? arena_printf("u%s", name) : name;
-}
-
-static const char *cname_for(const Model *m, const Symbol *s)
-{
-    if (!needs_rename(s->name) && !cname_taken(m, s->name, s)) return s->name;
-    const char *c = arena_printf("%s_u", renamed_base(s->name));
-    while (cname_taken(m, c, s) || needs_rename(c)) c = arena_printf("%s_u", c);
-    return c;
-}
-
-void assign_cnames(Model *m)
-{
-    for (int i = 0; i < m->nsyms; i++) {
-        Symbol *s = m->syms[i];
-        s->cname = s->kind == SYM_FUNC ? arena_printf("ode_fn_%s", s->name) : cname_for(m, s);
-        for (int k = 0; k < s->nargs; k++) {
-            Symbol *a = s->args[k];
-            a->cname = needs_rename(a->name) ? arena_printf("%s_u", renamed_base(a->name)) : a->name;
-        }
-    }
-}
-
 /* ------------------------------------------------------------------ expressions */
 
 /* C precedence levels, loosest first. */
@@ -232,6 +161,12 @@ static void emit_power(Emitter *E, const Node *n, int prec)
 
 static void emit_call(Emitter *E, const Node *n)
 {
+    if (n->sym && n->sym->kind == SYM_TABLE) {   /* a table: its lookup (tables.c) */
+        buf_printf(E->out, "ode_table%d(", n->sym->table);
+        emit_value(E, n->args, 0);
+        buf_puts(E->out, ")");
+        return;
+    }
     if (n->sym) {   /* a user function: inlined C function taking the system */
         buf_printf(E->out, "%s(ode_s", n->sym->cname);
         for (const Node *a = n->args; a; a = a->next) {

@@ -211,6 +211,7 @@ int main(int argc, char **argv)
     Model *m = check_program(prog, precision);
     int status = diag_error_count() ? 1 : 0;
     if (m) m->plain_trig = plain_trig;
+    if (m && check_only) print_sets(m, stdout);   /* what --set-name can choose */
     if (m && !check_only && !dump_ast) {
         GeneratedFile files[GENERATED_FILES];
         emit_model(m, files);

@@ -26,6 +26,7 @@ typedef enum SymKind {
     SYM_TIME,       /* t */
     SYM_WINDOW,     /* t0 or t1 (index 0 or 1), unless the user declared such a name */
     SYM_COUNT,      /* `count` in an event block, unless declared */
+    SYM_TABLE,      /* `table f …`: a function of one argument, interpolated (Table) */
 } SymKind;
 
 typedef struct Symbol Symbol;
@@ -45,6 +46,16 @@ struct Symbol {
     Symbol **args;
     /* SYM_STATE */
     double rtol, atol;  /* per-state tolerances */
+    Node *init_expr;    /* an initial value that is an expression of parameters
+                           (`init y=a0`): computed per system when it is loaded;
+                           value holds it at the default parameters */
+    bool value_known;   /* SYM_DERIVED: value holds it at the default parameters */
+    /* SYM_AUX: the name is also a temporary's (`aux x=x`); the aux is not in
+       the symbol table, lookups of the name find the temporary */
+    bool shadowed;
+    /* SYM_TABLE */
+    int table;          /* index into Model.tables */
+    const char *api;    /* its name in the C API (enum names), set by assign_cnames */
     /* topological order among temporaries / derived parameters */
     int order;
     int visiting;       /* cycle detection */
@@ -61,6 +72,28 @@ typedef struct Event {
     bool is_global;     /* written as an XPPAUT `global` */
     int line;
 } Event;
+
+/* XPPAUT's tables (tables.c): n values y[i] at x = xlo + i dx, dx = (xhi - xlo) / (n - 1). */
+typedef enum TableInterp { TABLE_LINEAR, TABLE_STEP, TABLE_CUBIC } TableInterp;
+
+typedef struct Table {
+    Symbol *sym;
+    int n;
+    double xlo, xhi, dx;
+    TableInterp interp;     /* linear; `i` file tables: the value at the step's start; `s`: cubic */
+    double *y;
+    const char *file;       /* the file it was read from, or NULL (a function table) */
+    int line;
+} Table;
+
+/* `set NAME {a=1, x=0.5}`: parameters and initial values chosen together. */
+typedef struct ParamSet {
+    const char *name;
+    int line;
+    Symbol **targets;       /* parameters or states */
+    double *values;
+    int n;
+} ParamSet;
 
 typedef enum ScanKind { SCAN_LIN, SCAN_LOG, SCAN_LIST } ScanKind;
 
@@ -96,12 +129,16 @@ typedef struct Model {
     Symbol **accs;     int nacc;
     Symbol **funcs;    int nfunc;
     Event *events;     int nevent;
+    Table *tables;     int ntable;
+    ParamSet *sets;    int nset;
+    int ninit_expr;                    /* states whose initial value is an expression */
 
     Hook on_start, on_step, on_end;
 
     /* options (@) */
     bool rkck45;
     double dt, t0, total, toler, atoler, dtmin, dtmax, hgrow, hshrink, bound;
+    double evtol;            /* tol of `global`s and of events without tol= */
     long evsteps;
     long long maxsteps;
     bool single;             /* float precision */

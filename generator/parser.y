@@ -47,6 +47,9 @@ struct ParseState {
                                top-level statement (keyword, x', dx/dt, …) */
     int skip_braces;        /* `{` seen while skipping an unsupported line */
     bool markov;            /* skip the `{…}` lines of a markov table */
+    int line_word;          /* the statement keyword that starts this line, or 0 */
+    int table;              /* `table NAME`: 1 before the name, 2 when `%` follows it */
+    bool table_file;        /* `table NAME FILE`: the file name comes next */
 
     Bracket *br;            /* open brackets, innermost last */
     int nbr, capbr;
@@ -143,6 +146,13 @@ static Node *mk_tolerance(Loc loc, List names, List items);
 static Node *mk_scan(Loc loc, Loc name_loc, const char *name, Node *call);
 static Node *mk_record(Loc loc, List names);
 static Node *mk_unsupported(Loc loc, const char *name);
+static Node *mk_ignored(Loc loc, const char *name);
+static Node *mk_item(Loc loc, Loc name_loc, const char *name, Loc eq_loc, Loc value_loc, Node *value);
+static Node *mk_table_fn(Loc loc, Loc name_loc, const char *name, Node *npts, Node *xlo, Node *xhi, Node *formula);
+static Node *mk_table_file(Loc loc, Loc name_loc, const char *name, const char *file);
+static Node *mk_set(Loc loc, Loc name_loc, const char *name, List items);
+static Node *mk_sum(Loc loc, Node *call, Node *body);
+static Node *mk_neg_num(Loc loc, const char *digits);
 static Node *mk_if(Loc loc, Node *cond, List then_, List else_);
 }
 
@@ -172,8 +182,11 @@ static Node *mk_if(Loc loc, Node *cond, List then_, List else_);
 %token KW_PAR "'par'" KW_NUMBER "'number'" KW_INIT "'init'" KW_AUX "'aux'"
 %token KW_GLOBAL "'global'" KW_EVENT "'event'" KW_ACC "'acc'" KW_ON "'on'"
 %token KW_TOLERANCE "'tolerance'" KW_SCAN "'scan'" KW_REPEAT "'repeat'"
-%token KW_RECORD "'record'" KW_DONE "'done'"
+%token KW_RECORD "'record'" KW_DONE "'done'" KW_TABLE "'table'" KW_SET "'set'"
 %token <str> KW_UNSUPPORTED "unsupported statement"
+%token <str> KW_IGNORED "ignored statement"
+%token <node> FOR_BEGIN "'%[…]' line" FOR_END "'%' line"
+%token OF "'of'" PERCENT "'%'"
 %token IF "'if'" THEN "'then'" ELSE "'else'" NOT "'not'"
 %token OR "'|'" AND "'&'" EQ "'=='" NE "'!='" '<' '>' LE "'<='" GE "'>='"
 %token '+' '-' '*' '/' POW "'^'"
@@ -187,10 +200,10 @@ static Node *mk_if(Loc loc, Node *cond, List then_, List else_);
 %left '+' '-'
 %left '*' '/'
 
-%type <node> decl assign acc name option optval stmt if_stmt sign
+%type <node> decl assign acc name option optval stmt if_stmt sign pitem tnum
 %type <node> expr unary power powarg primary call
 %type <list> assigns accs names options block block_opt body items last
-%type <list> event_opts args arglist
+%type <list> event_opts args arglist pitems pitems_tc set_items set_list
 
 %%
 
@@ -206,9 +219,9 @@ line
     ;
 
 decl
-    : KW_PAR assigns            { $$ = mk_items(D_PAR, @$, $2); }
-    | KW_NUMBER assigns         { $$ = mk_items(D_NUMBER, @$, $2); }
-    | KW_INIT assigns           { $$ = mk_items(D_INIT, @$, $2); }
+    : KW_PAR pitems_tc          { $$ = mk_items(D_PAR, @$, $2); }
+    | KW_NUMBER pitems_tc       { $$ = mk_items(D_NUMBER, @$, $2); }
+    | KW_INIT pitems_tc         { $$ = mk_items(D_INIT, @$, $2); }
     | '!' NAME '=' expr         { $$ = mk_named(D_DERIVED, @$, @2, $2, $4); }
     | NAME '\'' '=' expr        { $$ = mk_named(D_ODE, @$, @1, $1, $4); }
     | DDT '=' expr              { $$ = mk_ddt(@$, $1, $3); }
@@ -217,6 +230,7 @@ decl
     | KW_AUX NAME '=' expr      { $$ = mk_named(D_AUX, @$, @2, $2, $4); }
     | KW_GLOBAL sign '{' expr '}' block
                                 { $$ = mk_global(@$, $2, $4, $6); }
+    | KW_GLOBAL sign expr block { $$ = mk_global(@$, $2, $3, $4); }
     | KW_EVENT NAME ':' expr event_opts block_opt
                                 { $$ = mk_event(@$, @2, $2, $4, $5, $6); }
     | KW_ACC accs               { $$ = mk_items(D_ACC, @$, $2); }
@@ -227,8 +241,58 @@ decl
     | KW_REPEAT assigns         { $$ = mk_items(D_REPEAT, @$, $2); }
     | KW_RECORD names           { $$ = mk_record(@$, $2); }
     | '@' options               { $$ = mk_items(D_OPTIONS, @$, $2); }
+    | '@' options ','           { $$ = mk_items(D_OPTIONS, @$, $2); }
+    | '@'                       { $$ = mk_items(D_OPTIONS, @$, list_none()); }
     | KW_UNSUPPORTED            { $$ = mk_unsupported(@$, $1); }
+    | KW_IGNORED                { $$ = mk_ignored(@$, $1); }
+    | KW_TABLE NAME PERCENT tnum tnum tnum expr
+                                { $$ = mk_table_fn(@$, @2, $2, $4, $5, $6, $7); }
+    | KW_TABLE NAME WORD        { $$ = mk_table_file(@$, @2, $2, $3); }
+    | KW_SET NAME '{' set_items '}'
+                                { $$ = mk_set(@$, @2, $2, $4); }
+    | FOR_BEGIN
+    | FOR_END
     | KW_DONE                   { $$ = ast_new(D_DONE, @$); }
+    ;
+
+/* par, number, init: `a=1, b=2` or `a=1 b=2`, a trailing comma, and a name
+ * without a value (`par mu`: 0, as XPPAUT). */
+pitems_tc
+    : pitems
+    | pitems ','
+    ;
+
+pitems
+    : pitem                     { $$ = list1($1); }
+    | pitems pitem              { $$ = list_add($1, $2); }
+    | pitems ',' pitem          { $$ = list_add($1, $3); }
+    ;
+
+pitem
+    : NAME '=' expr             { $$ = mk_item(@$, @1, $1, @2, @3, $3); }
+    | NAME                      { $$ = ast_assign(@$, @1, $1, NULL); }
+    ;
+
+/* table f % NPTS XLO XHI: whole numbers as XPPAUT writes them */
+tnum
+    : NUM                       { $$ = ast_num(@$, $1); }
+    | '-' NUM                   { $$ = mk_neg_num(@$, $2); }
+    | '+' NUM                   { $$ = ast_num(@$, $2); }
+    ;
+
+/* set NAME {a=1, x=0.5} */
+set_items
+    : %empty                    { $$ = list_none(); }
+    | set_list
+    | set_list ','
+    | set_list ';'
+    ;
+
+set_list
+    : assign                    { $$ = list1($1); }
+    | set_list assign           { $$ = list_add($1, $2); }
+    | set_list ',' assign       { $$ = list_add($1, $3); }
+    | set_list ';' assign       { $$ = list_add($1, $3); }
     ;
 
 /* `a=1, b=2` or `a=1 b=2` (XPPAUT accepts both). */
@@ -290,7 +354,8 @@ options
     ;
 
 option
-    : NAME '=' optval           { $$ = ast_assign(@$, @1, $1, $3); }
+    : NAME '=' optval           { $$ = mk_item(@$, @1, $1, @2, @3, $3); }
+    | NAME                      { $$ = ast_assign(@$, @1, $1, NULL); }
     ;
 
 optval
@@ -395,6 +460,7 @@ primary
     | '(' expr ')'              { $$ = ast_paren($2); }
     | IF '(' expr ')' THEN '(' expr ')' ELSE '(' expr ')'
                                 { $$ = ast_if(@$, $3, $7, $11); }
+    | call OF '(' expr ')'      { $$ = mk_sum(@$, $1, $4); }
     ;
 
 call
@@ -527,6 +593,60 @@ static Node *mk_record(Loc loc, List names)
 static Node *mk_unsupported(Loc loc, const char *name)
 {
     return mk_named(D_UNSUPPORTED, loc, loc, name, NULL);
+}
+
+static Node *mk_ignored(Loc loc, const char *name)
+{
+    return mk_named(D_IGNORED, loc, loc, name, NULL);
+}
+
+/* NAME=value of par, number, init and @ lines; `spaced` when blanks stand
+ * around the '=' (XPPAUT 6.11 reads those differently: see check.c). */
+static Node *mk_item(Loc loc, Loc name_loc, const char *name, Loc eq_loc, Loc value_loc, Node *value)
+{
+    Node *n = ast_assign(loc, name_loc, name, value);
+    n->spaced = name_loc.end_line != value_loc.line || name_loc.end_col + 1 != eq_loc.col ||
+                eq_loc.end_col + 1 != value_loc.col;
+    return n;
+}
+
+static Node *mk_table_fn(Loc loc, Loc name_loc, const char *name, Node *npts, Node *xlo, Node *xhi, Node *formula)
+{
+    Node *n = mk_named(D_TABLE, loc, name_loc, name, formula);
+    npts->next = xlo;
+    xlo->next = xhi;
+    n->items = npts;
+    return n;
+}
+
+static Node *mk_table_file(Loc loc, Loc name_loc, const char *name, const char *file)
+{
+    Node *n = mk_named(D_TABLE, loc, name_loc, name, NULL);
+    n->text = file;
+    return n;
+}
+
+static Node *mk_set(Loc loc, Loc name_loc, const char *name, List items)
+{
+    Node *n = mk_named(D_SET, loc, name_loc, name, NULL);
+    n->items = items.head;
+    return n;
+}
+
+/* sum(first, last)of(body): the call's arguments are the bounds. */
+static Node *mk_sum(Loc loc, Node *call, Node *body)
+{
+    Node *n = ast_new(N_SUM, loc);
+    n->name = call->name;
+    n->name_loc = call->name_loc;
+    n->args = call->args;
+    n->lhs = body;
+    return n;
+}
+
+static Node *mk_neg_num(Loc loc, const char *digits)
+{
+    return ast_num(loc, arena_printf("-%s", digits));
 }
 
 static Node *mk_if(Loc loc, Node *cond, List then_, List else_)
@@ -724,7 +844,7 @@ static const char *misspelt_keyword(const struct ParseState *ps)
 {
     static const char *const top[] = {"par", "param", "number", "init", "aux", "global", "event",
                                       "acc", "on", "tolerance", "scan", "repeat", "record", "done",
-                                      NULL};
+                                      "table", "set", NULL};
     static const char *const in_block[] = {"if", NULL};
     if (ps->prev_kind != NAME || ps->prev_text_len < 2 || ps->prev_text_len > 40)
         return NULL;

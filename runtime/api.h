@@ -188,6 +188,25 @@ double model_scan_value(int line, long i);
  * "unknown" for anything else. */
 const char *model_status_name(int status);
 
+/* Initial values that the .ode file writes as expressions of parameters
+ * (`init y1=a0`, `y1(0)=2*a`) depend on each system's parameters: this sets
+ * states[k] of those states from params[] (MODEL_NPARAM values; derived
+ * parameters computed from them) and leaves the other states as they are.
+ * Solvers and pools start from the defaults (the values at the default
+ * parameters): call it after changing parameters, before the first run.
+ * The runner does, for every system, except for states that --set,
+ * --set-name or a scan gives a value. */
+int model_initial_values(const double *params, double *states);
+
+/* The file's parameter sets (`set NAME {a=1, x=0.5}`): how many, their
+ * names, the index of a name (case-insensitive; -1 when there is none), and
+ * applying set k to a vector of parameters and one of initial values (only
+ * the values the set names change). */
+int model_set_count(void);
+const char *model_set_name(int k);
+int model_set_index(const char *name);
+int model_set_apply(int k, double *params, double *states);
+
 /* ------------------------------------------------------------------ GPUs */
 
 /* Number of CUDA devices usable; 0 when none is present, the driver is

@@ -1252,6 +1252,46 @@ int model_solver_get_counts(model_solver *s, int system, int *status, unsigned l
     return MODEL_OK;
 }
 
+/* ------------------------------------------------------------------ initial values and sets */
+
+int model_initial_values(const double *params, double *states)
+{
+    if (!params || !states) return MODEL_ERR_ARG;
+#if ODE_NINIT_EXPR > 0
+    OdeSystem sys;
+    memset(&sys, 0, sizeof sys);
+    for (int k = 0; k < ODE_NPARAM; k++) sys.p[k] = (ode_real)params[k];
+    for (int k = 0; k < ODE_NSTATE; k++) sys.y[k] = (ode_real)states[k];
+    ode_model_derived(&sys);
+    ode_model_initial(&sys);
+    for (int k = 0; k < ODE_NSTATE; k++)
+        if (ode_state_init_expr[k]) states[k] = (double)sys.y[k];
+#endif
+    return MODEL_OK;
+}
+
+int model_set_count(void) { return ODE_NSET; }
+
+const char *model_set_name(int k) { return k >= 0 && k < ODE_NSET ? ode_sets[k].name : NULL; }
+
+int model_set_index(const char *name)
+{
+    for (int k = 0; name && k < ODE_NSET; k++)
+        if (ode_same_name(ode_sets[k].name, name)) return k;
+    return -1;
+}
+
+int model_set_apply(int k, double *params, double *states)
+{
+    if (k < 0 || k >= ODE_NSET || !params || !states) return MODEL_ERR_ARG;
+    for (int i = 0; i < ode_sets[k].n; i++) {
+        const OdeSetItem *it = &ode_sets[k].items[i];
+        if (it->target_kind == ODE_TARGET_PARAM) params[it->target] = it->value;
+        else states[it->target] = it->value;
+    }
+    return MODEL_OK;
+}
+
 /* ------------------------------------------------------------------ pools */
 
 int model_pool_create(model_pool *pool, long size)
@@ -1728,6 +1768,7 @@ static int ode_solver_set_plan(model_solver *s, const OdeFillPlan *plan)
         d->plan.base = (const double *)dev;
         d->plan.axes = (const OdeAxisView *)(dev + base);
         d->plan.naxis = plan->naxis;
+        memcpy(d->plan.init_expr, plan->init_expr, sizeof plan->init_expr);
     }
     free(staging);
     if (rc == MODEL_OK) s->plan = plan;

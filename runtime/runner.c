@@ -372,6 +372,8 @@ static void ode_help(FILE *f)
                "  --backend auto|gpu|cpu  where to run (default auto: the GPU when one is present)\n"
                "  --set NAME=VALUE        a parameter or a state's initial value, for every system\n"
                "                          (of a name the model scans: its scan line is dropped)\n"
+               "  --set-name SET          the values of the model's `set SET {...}`, as --set gives\n"
+               "                          them (with --set, the later one wins)\n"
                "  --scan NAME=lin(a,b,n)  n values from a to b (also log(a,b,n), a,b > 0, and\n"
                "                          list(v1,v2,...)) of a parameter or initial value; several\n"
                "                          --scan form a Cartesian product, the last varying fastest;\n"
@@ -417,6 +419,8 @@ static void ode_help(FILE *f)
         }
     }
     if (ODE_NSCAN == 0) fprintf(f, " none (one system)");
+    if (ODE_NSET > 0) fprintf(f, "\n  sets (--set-name):     ");
+    for (int i = 0; i < ODE_NSET; i++) fprintf(f, " %s", model_set_name(i));
     fprintf(f, "\n  window:                 t0=%s, total=%s\n\n", ode_short(x, sizeof x, (double)ODE_OPT_T0),
             ode_short(y, sizeof y, (double)ODE_OPT_TOTAL));
     fprintf(f, "Output: a header row system,rep,<fields>,status, then one row per system per recorded\n"
@@ -530,7 +534,7 @@ static void ode_drop_set_scans(OdeRunner *r)
         }
         char v[40];
         const double value = sc->kind == MODEL_KIND_PARAM ? r->param[sc->target] : r->state[sc->target];
-        fprintf(stderr, "%s: note: --set %s=%s replaces the model's scan of '%s' (%ld values)\n", ODE_MODEL_NAME,
+        fprintf(stderr, "%s: note: %s=%s (--set or --set-name) replaces the model's scan of '%s' (%ld values)\n", ODE_MODEL_NAME,
                 model_name(sc->kind, sc->target), ode_short(v, sizeof v, value), model_name(sc->kind, sc->target),
                 sc->n);
         free(sc->owned);
@@ -538,7 +542,28 @@ static void ode_drop_set_scans(OdeRunner *r)
     r->nscan = kept;
 }
 
-static const char *const ode_option_names[] = {"--backend", "--set", "--scan", "--transient", "--recorded",
+/* --set-name SET: the values of the model's `set SET {…}`, as --set would. */
+static int ode_parse_set_name(OdeRunner *r, const char *name)
+{
+    const int k = model_set_index(name);
+    if (k < 0) {
+        char list[512] = "";
+        size_t used = 0;
+        for (int i = 0; i < model_set_count() && used + 1 < sizeof list; i++)
+            used += (size_t)snprintf(list + used, sizeof list - used, "%s%s", i ? ", " : "", model_set_name(i));
+        if (model_set_count() == 0) return ode_usage("unknown set '%s' in --set-name: the model has no set", name);
+        return ode_usage("unknown set '%s' in --set-name; the model's sets are %s", name, list);
+    }
+    model_set_apply(k, r->param, r->state);
+    for (int i = 0; i < ode_sets[k].n; i++) {
+        const OdeSetItem *it = &ode_sets[k].items[i];
+        if (it->target_kind == ODE_TARGET_STATE) r->state_set[it->target] = 1;
+        else r->param_set[it->target] = 1;
+    }
+    return 0;
+}
+
+static const char *const ode_option_names[] = {"--backend", "--set", "--set-name", "--scan", "--transient", "--recorded",
                                                "--fields", "--output", "--devices", "--block", "--balance",
                                                "--chunk", "--estimate", "--quiet", "--help"};
 
@@ -577,7 +602,7 @@ static int ode_parse_args(OdeRunner *r, int argc, char **argv)
             return ode_usage("unexpected argument '%s' (see --help)", argv[i]);
         }
         const int known = strcmp(arg, "-o") == 0 || strcmp(arg, "--output") == 0 || strcmp(arg, "--backend") == 0 ||
-                          strcmp(arg, "--set") == 0 || strcmp(arg, "--scan") == 0 ||
+                          strcmp(arg, "--set") == 0 || strcmp(arg, "--set-name") == 0 || strcmp(arg, "--scan") == 0 ||
                           strcmp(arg, "--transient") == 0 || strcmp(arg, "--recorded") == 0 ||
                           strcmp(arg, "--fields") == 0 || strcmp(arg, "--devices") == 0 ||
                           strcmp(arg, "--block") == 0 || strcmp(arg, "--balance") == 0 || strcmp(arg, "--chunk") == 0;
@@ -602,6 +627,8 @@ static int ode_parse_args(OdeRunner *r, int argc, char **argv)
             else return ode_usage("--backend expects auto, gpu or cpu, got '%s'", v);
         } else if (strcmp(arg, "--set") == 0) {
             rc = ode_parse_set(r, v);
+        } else if (strcmp(arg, "--set-name") == 0) {
+            rc = ode_parse_set_name(r, v);
         } else if (strcmp(arg, "--scan") == 0) {
             OdeScan sc;
             rc = ode_parse_scan(v, &sc);
@@ -900,6 +927,12 @@ static int ode_plan_make(OdePlan *pl, const OdeRunner *r)
     pl->fill.base = pl->base;
     pl->fill.axes = pl->views;
     pl->fill.naxis = na;
+    /* Initial values written as expressions of parameters are computed per
+     * system from its own parameters, unless --set, --set-name or a scan
+     * gives the state a value. */
+    for (int k = 0; k < ODE_NSTATE; k++) pl->fill.init_expr[k] = ode_state_init_expr[k] && !r->state_set[k];
+    for (int l = 0; l < na; l++)
+        if (r->scans[l].kind == MODEL_KIND_STATE) pl->fill.init_expr[r->scans[l].target] = 0;
     long long stride = 1;
     for (int l = na - 1; l >= 0; l--) {
         const OdeScan *sc = &r->scans[l];

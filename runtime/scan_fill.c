@@ -30,6 +30,8 @@ typedef struct OdeFillPlan {
     const double *base;         /* [ODE_NPARAM parameters, then ODE_NSTATE initial values] */
     const OdeAxisView *axes;    /* [naxis], first = slowest */
     int naxis;
+    unsigned char init_expr[ODE_ALLOC(ODE_NSTATE)];   /* 1: the state's initial value is its `init`
+                                                         expression of this system's parameters */
 } OdeFillPlan;
 
 /* x * y + z with both roundings (never contracted into one fma), the same on
@@ -66,6 +68,17 @@ ODE_HD static ODE_INLINE void ode_fill_system(const OdeArrays *a, int i, long lo
         if (ax->target_kind == ODE_TARGET_PARAM) ODE_AT(a->p, ax->target, i, n) = v;
         else ODE_AT(a->y, ax->target, i, n) = v;
     }
+#if ODE_NINIT_EXPR > 0
+    {
+        OdeSystem s;
+        for (int k = 0; k < ODE_NPARAM; k++) s.p[k] = ODE_AT(a->p, k, i, n);
+        for (int k = 0; k < ODE_NSTATE; k++) s.y[k] = ODE_AT(a->y, k, i, n);
+        ode_model_derived(&s);
+        ode_model_initial(&s);
+        for (int k = 0; k < ODE_NSTATE; k++)
+            if (p->init_expr[k]) ODE_AT(a->y, k, i, n) = s.y[k];
+    }
+#endif
     for (int k = 0; k < ODE_NACC; k++) ODE_AT(a->acc, k, i, n) = ODE_R(0.0);
     a->t[i] = (ode_real)p->t0;
     a->t0[i] = (ode_real)p->t0;

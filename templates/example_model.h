@@ -14,6 +14,7 @@
  *     @ meth=rk4, dt=0.01, total=6.283185307179586
  *     scan k = lin(0.2, 0.3, 30720)
  *     repeat transient=1024, record=32
+ *     set soft {k=0.22, y1=1}
  *
  * In a generated file, ODEGEN_GENERATED is defined and this file is absent:
  * the emitter writes the two parts below around prelude.h and system.h.
@@ -176,5 +177,24 @@ static const char ode_model_source[] =
     "@ meth=rk4, dt=0.01, total=6.283185307179586\n"
     "scan k = lin(0.2, 0.3, 30720)\n"
     "repeat transient=1024, record=32\n";
+/* Initial values that are expressions of parameters (`init y1=k`): none here. */
+#define ODE_NINIT_EXPR 0
+static const unsigned char ode_state_init_expr[] = {0, 0};
+ODE_HD static ODE_INLINE void ode_model_initial(OdeSystem *ode_s) { (void)ode_s; }
+
+/* Parameter sets (`set NAME {…}`), for the runner's --set-name. */
+typedef struct OdeSetItem {
+    int target_kind;        /* ODE_TARGET_PARAM or ODE_TARGET_STATE */
+    int target;             /* its index */
+    double value;
+} OdeSetItem;
+typedef struct OdeParamSet {
+    const char *name;
+    int n;
+    const OdeSetItem *items;
+} OdeParamSet;
+static const OdeSetItem ode_set_items_0[] = {{ODE_TARGET_PARAM, 0, 0.22}, {ODE_TARGET_STATE, 0, 1.0}};
+static const OdeParamSet ode_sets[] = {{"soft", 2, ode_set_items_0}};
+#define ODE_NSET 1
 
 #endif /* ODE_EXAMPLE_MODEL_H */

@@ -24,5 +24,9 @@ suite() {
 suite "numerics (CPU path, ASan/UBSan)" $PY tests/numerics/test_numerics.py
 [ -f tests/python/test_python.py ] && suite "Python package and examples" $PY tests/python/test_python.py
 [ -f tests/xpp/test_xpp.py ] && suite "XPPAUT compatibility" $PY tests/xpp/test_xpp.py
+[ -f tests/xpp/test_corpus.py ] && suite "XPPAUT corpus (syntax, arrays, tables, sets, defaults)" $PY tests/xpp/test_corpus.py
+[ -f tests/xpp/test_globals.py ] && suite "global events located as events" $PY tests/xpp/test_globals.py
+[ -f tests/xpp/test_values.py ] && suite "initial values of parameters, sets, table files" $PY tests/xpp/test_values.py
+[ -f tests/names/test_names.py ] && suite "user names that clash with internal ones" $PY tests/names/test_names.py
 [ -x tests/fuzz/run.sh ]    && suite "fuzzing (short run)" bash tests/fuzz/run.sh
 printf '\nall suites passed\n'

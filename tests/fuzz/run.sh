@@ -33,7 +33,12 @@ T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 ODEGEN=$PWD/build/asan/odegen
 awk 'BEGIN { print "x'"'"' = -x"; printf "on start {"; for (i = 0; i < 200000; i++) printf " x = 1;"; print " }" }' >"$T/block.ode"
-awk 'BEGIN { for (i = 0; i < 20000; i++) printf "a%d = a%d + 1\n", i, i + 1; print "a20000 = 1"; print "x'"'"' = a0" }' >"$T/chain.ode"
+awk 'BEGIN { for (i = 0; i < 20000; i++) printf "a%d = a%d + 1\n", i, i + 1; print "a20000 = x"; print "x'"'"' = a0" }' >"$T/chain.ode"
+# The same chain ending in a constant is 20000 derived parameters (temporaries
+# of parameters only), computed one after the other: no deep walk at all.
+awk 'BEGIN { for (i = 0; i < 20000; i++) printf "a%d = a%d + 1\n", i, i + 1; print "a20000 = 1"; print "x'"'"' = a0" }' >"$T/constant_chain.ode"
+(cd "$T" && timeout 120 "$ODEGEN" constant_chain.ode -o constant_chain 2>"$T/err") ||
+    { echo "tests/fuzz: a chain of 20000 temporaries of constants: status $?"; head -20 "$T/err"; exit 1; }
 (cd "$T" && timeout 120 "$ODEGEN" block.ode -o block 2>"$T/err") ||
     { echo "tests/fuzz: a block of 200000 statements: status $?"; head -20 "$T/err"; exit 1; }
 (cd "$T" && timeout 120 "$ODEGEN" chain.ode -o chain 2>"$T/err")

@@ -7,6 +7,10 @@
 #   5. the Python package (tests/python) on the GPU
 #   6. the runner's output on the GPU: chunks, scans made on the device, HDF5, SIGTERM
 #      (tests/gpu/output.sh)
+#   7. XPPAUT's features (tables in constant and global memory, arrays, sums,
+#      sets, initial values of parameters, clashing names) on CPU and GPU
+#   8. user names like every identifier of the generated code: the model of
+#      tests/names compiled by nvcc (its cc runs are part of make test)
 # Uses build/odegen as it is (flex and bison need not be on the GPU machine).
 set -u
 cd "$(dirname "$0")/../.."
@@ -22,5 +26,7 @@ step "CPU against GPU, every model" $PY tests/gpu/agreement.py
 step "Duffing, paper size, GPU and CPU" $PY tests/gpu/duffing_done.py
 step "Python package on the GPU (against the runner, bit for bit)" $PY tests/python/test_python.py
 step "the runner's streamed output on the GPU (chunks, scans made on the device, HDF5)" bash tests/gpu/output.sh
+step "XPPAUT's features, GPU and CPU" $PY tests/gpu/xpp_features.py
+step "clashing names, nvcc" env ODEGEN_BACKEND=cpu ODEGEN_JOBS=8 $PY tests/names/test_names.py --nvcc
 [ $status = 0 ] && echo "test-gpu: all passed" || echo "test-gpu: FAILED"
 exit $status

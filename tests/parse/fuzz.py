@@ -23,7 +23,11 @@ ODEGEN = os.environ.get('ODEGEN', os.path.join(ROOT, 'build', 'asan', 'odegen'))
 TOKENS = [b"par ", b"x'", b"=", b"{", b"}", b"(", b")", b"\n", b"\\\n", b"#", b'"',
           b"if", b"else", b"@ ", b"[", b"int{", b"event e:", b"on start", b"global 1",
           b"done", b"\r\n", b"\x00", b"\xff", b";", b",", b"dx/dt", b"0=", b"^-",
-          b"markov m 2\n{", b"table t\n", b"\xc3\xa9"]
+          b"markov m 2\n{", b"table t\n", b"\xc3\xa9",
+          # XPPAUT's forgiving syntax: prefixes, arrays, sums, tables, sets
+          b"p ", b"n ", b"i ", b"g ", b"a ", b"d\n", b"%[1..3]\n", b"\n%\n", b"% ", b"x[1..3]'=", b"[j]",
+          b"[j+1]", b"x[j-1]", b"sum(1,3)of(", b"i'", b"shift(x,", b"table f % 3 0 1 t\n", b"table f @",
+          b"set s {a=1,", b"inf", b"P.E.", b"@ done", b"global 1 x-1 {"]
 
 
 def mutate(rng, seeds):

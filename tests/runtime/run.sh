@@ -229,7 +229,7 @@ same_text "$T/out" "system,rep,B,status
 run --quiet --set k=0.25 --fields k --transient 0 --recorded 1
 same_text "$T/out" "system,rep,k,status
 0,0,0.25,finished" "--set of a scanned name: one system"
-same_text "$T/err" "example: note: --set k=0.25 replaces the model's scan of 'k' (30720 values)" "--set of a scanned name: the note"
+same_text "$T/err" "example: note: k=0.25 (--set or --set-name) replaces the model's scan of 'k' (30720 values)" "--set of a scanned name: the note"
 run --quiet --set k=0.25 --scan 'B=list(0.1,0.2)' --fields k,B --transient 0 --recorded 1
 [ "$(wc -l <"$T/out")" = 3 ] && [ ! -s "$T/err" ] && ok || fail "--set with --scan: $(cat "$T/out" "$T/err")"
 

@@ -1,0 +1,418 @@
+#!/usr/bin/python3
+"""The XPPAUT corpus: plain XPPAUT files in the styles real authors write them
+(tests/xpp/corpus/), each run by XPPAUT (`xppaut FILE -silent`) and by odegen
+and compared row by row, XPPAUT's defaults included (issue 9).
+
+What each file is for is said in its first comment line.  A file may carry
+directives for this test in comment lines (`# corpus: …`), which both
+programs ignore:
+    events=column(n) K=k | events=rises(v) K=k | events=drops(v,by) K=k
+        the file has `global` events: count them by that column, and after
+        the first one allow K dt^2 (1+|y'|) beyond the print tolerance (XPPAUT
+        places a crossing by linear interpolation, O(dt^2) off: see
+        test_xpp.py)
+    arret
+        a global stops the run: XPPAUT stops at the last grid point before
+        the crossing, odegen at the crossing (within the next step)
+    refused=TEXT
+        odegen must refuse the file, with a message that contains TEXT (an
+        XPPAUT feature that odegen does not have: noise, delays, maps, …)
+
+How a file is compared.  XPPAUT's options are read from the file as XPPAUT
+reads them (load_eqn.c: the first key the name starts with, in XPPAUT's
+order; values with atof), with XPPAUT's defaults: meth=rungekutta, dt=0.05,
+total=20, bound=100 (checked on every output column, aux included),
+maxstor=5000 stored rows, nout=1.  The odegen variant of the file integrates
+one window per XPPAUT output row (as test_xpp.py does), for as many rows as
+XPPAUT stores.  Where XPPAUT stopped early (a column beyond bound, or
+storage full), the rows it wrote are compared, and the reason is checked on
+odegen's next row.  Fixed-step methods (rungekutta, euler, modeuler) are
+compared to XPPAUT's printed digits; adaptive and stiff ones to a tolerance
+made of the file's tol and atol, plus XPPAUT's own error estimated by its run
+with half the dt (its backward Euler is first order).  A file with `set NAME {…}` blocks is
+compared set by set: XPPAUT -silent writes NAME.dat for each, odegen runs
+with --set-name NAME.
+
+Where XPPAUT 6.11 reads a line differently from what its author meant,
+odegen reads the meaning and says so in a note: blanks around '=' in par,
+number, init and @ lines (XPPAUT 6.11 stops at such a par line and ignores
+such an option).  XPPAUT is given those lines without the blanks.
+
+Methods that odegen does not have yet (euler, modeuler, the stiff ones, and
+XPPAUT's method names by their first letter: the solver's branch) are
+reported by name as waiting, never counted as passing.  The counts printed
+at the end: files, accepted, agreeing with XPPAUT, refused as stated,
+waiting.
+
+Run: /usr/bin/python3 tests/xpp/test_corpus.py [name-filter…]
+"""
+import concurrent.futures
+import math
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+import numpy as np
+
+os.environ.setdefault("ODEGEN_SANITIZE", "0")
+os.environ.setdefault("CFLAGS", "-O0")
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "lib"))
+from odegen_test import BACKEND, BUILD, ODEGEN, Failure, build, check, run  # noqa: E402
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+CORPUS = os.path.join(HERE, "corpus")
+XPPAUT = shutil.which("xppaut")
+PRINT_REL = 2.0 ** -24 + 5e-8
+ULP = 2.0 ** -52
+
+# ----------------------------------------------------------------------------- XPPAUT's reading
+
+# XPPAUT's option keys in its order (load_eqn.c, set_option); the ones this test needs
+XPP_KEYS = ["quiet", "logfile", "bell", "but", "bigfont", "big", "smallfont", "small", "forecolor", "backcolor",
+            "mwcolor", "dwcolor", "grads", "plotfmt", "backimage", "width", "height", "ync", "xnc", "smc", "umc",
+            "lt", "seed", "back", "colormap", "nplot", "dll_lib", "dll_fun", "simplot", "multiwin"]
+for _j in range(2, 9):
+    XPP_KEYS += ["xp%d" % _j, "yp%d" % _j, "zp%d" % _j, "xhi%d" % _j, "xlo%d" % _j, "yhi%d" % _j, "ylo%d" % _j]
+XPP_KEYS += ["xp", "yp", "zp", "axes", "njmp", "nout", "nmesh", "meth", "vmaxpts", "maxstor", "tor_per", "jac_eps",
+             "newt_tol", "newt_iter", "fold", "total", "dtmin", "dtmax", "dt", "t0", "trans", "bound", "atol",
+             "tol", "delay"]
+METHOD_LETTERS = "demragvbqsc582y"     # XPPAUT's method index by the first letter of its name
+FIXED_STEP = {"e": "euler", "m": "modeuler", "r": "rungekutta"}
+
+
+def xpp_key(name):
+    name = name.lower()
+    for k in XPP_KEYS:
+        if name.startswith(k):
+            return k
+    return None
+
+
+def atof(s):
+    m = re.match(r"\s*[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?|\s*[-+]?inf", s, re.I)
+    return float(m.group(0)) if m else 0.0
+
+
+def normalized(text):
+    """The file as its author meant it, in a form XPPAUT 6.11 reads: no
+    blanks around '=' in @, par, number and init lines."""
+    out = []
+    for line in text.split("\n"):
+        if re.match(r"\s*(@|[pPnNiI]\w*\s)", line) and not line.lstrip().startswith("#"):
+            line = re.sub(r"\s*=\s*", "=", line)
+        out.append(line)
+    return "\n".join(out)
+
+
+def xpp_options(text):
+    """XPPAUT's options for the file (its @ lines, in order, later ones winning)."""
+    opt = {"meth": "r", "dt": 0.05, "total": 20.0, "bound": 100.0, "maxstor": 5000, "nout": 1, "tol": 1e-3,
+           "atol": 1e-3, "t0": 0.0}
+    for line in re.sub(r"\\[ \t]*\n", " ", text).split("\n"):
+        if not line.startswith("@"):
+            continue
+        for tok in re.split(r"[ ,\r]+", line[1:]):
+            if "=" not in tok:
+                continue
+            name, value = tok.split("=", 1)
+            key = xpp_key(name)
+            if not name or not value or not key:
+                continue
+            if key == "meth":
+                opt["meth"] = value[0].lower()
+            elif key in ("njmp", "nout"):
+                opt["nout"] = max(1, int(atof(value)))
+            elif key == "maxstor":
+                opt["maxstor"] = int(atof(value))
+            elif key in opt:
+                opt[key] = atof(value)
+    return opt
+
+
+def directives(text):
+    d = {}
+    for m in re.finditer(r"^#\s*corpus:\s*(.*)$", text, re.M):
+        line = m.group(1).strip()
+        if line.startswith("refused="):         # the rest of the line
+            d["refused"] = line[len("refused="):]
+            continue
+        for item in line.split():
+            k, _, v = item.partition("=")
+            d[k] = v if v else True
+    return d
+
+
+def sidecars(fname):
+    """The table files a corpus file reads (table NAME FILE)."""
+    text = open(os.path.join(CORPUS, fname)).read()
+    return [m.group(1) for m in re.finditer(r"(?im)^\s*ta\w*\s+\w+\s+([^\s%@#]+)", text)]
+
+
+def run_xppaut(fname, text):
+    """{output name: rows} of `xppaut FILE -silent`: output.dat, or one
+    SET.dat per `set` block."""
+    with tempfile.TemporaryDirectory() as tmp:
+        with open(os.path.join(tmp, fname), "w") as f:
+            f.write(text)
+        for s in sidecars(fname):
+            shutil.copy(os.path.join(CORPUS, s), tmp)
+        p = subprocess.run([XPPAUT, fname, "-silent"], cwd=tmp, timeout=120, stdout=subprocess.PIPE,
+                           stderr=subprocess.STDOUT, text=True, errors="replace")
+        outs = {}
+        for f in os.listdir(tmp):
+            if f.endswith(".dat") and os.path.getsize(os.path.join(tmp, f)) > 0:
+                outs[f[:-4]] = np.loadtxt(os.path.join(tmp, f), ndmin=2)
+        # xppaut exits 0 even when it could not read the file: the output is the proof
+        if not outs:
+            raise Failure("xppaut wrote no output for %s:\n%s" % (fname, p.stdout[-2000:]))
+        return outs, p.stdout
+
+
+# ----------------------------------------------------------------------------- odegen
+
+def odegen_check(fname):
+    """odegen --check on the file as it is: (status, messages, set names)."""
+    p = subprocess.run([ODEGEN, "--check", fname], cwd=CORPUS, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                       text=True)
+    sets = re.findall(r"^set (\S+) \(line", p.stdout, re.M)
+    return p.returncode, p.stderr, sets
+
+
+def model_names(fname):
+    """States and aux of the model, in odegen's order (its generated tables)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        for s in sidecars(fname):
+            shutil.copy(os.path.join(CORPUS, s), tmp)
+        shutil.copy(os.path.join(CORPUS, fname), tmp)
+        p = subprocess.run([ODEGEN, fname, "-o", "gen"], cwd=tmp, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                           text=True)
+        check(p.returncode == 0, "odegen failed on %s:\n%s" % (fname, p.stderr))
+        name = re.sub(r"[^A-Za-z0-9_]", "_", os.path.splitext(fname)[0])
+        src = open(os.path.join(tmp, "gen", name + ".cu")).read()
+
+    def table(which):
+        m = re.search(r"ode_%s_names\[[^]]*\] = \{([^}]*)\}" % which, src)
+        return re.findall(r'"((?:[^"\\]|\\.)*)"', m.group(1)) if m else []
+    return table("state"), table("aux")
+
+
+def before_done(text):
+    """The file up to its done line (XPPAUT: any word that starts with d, then
+    a blank and no '=', or the end of the line)."""
+    out = []
+    for line in text.split("\n"):
+        m = re.match(r"\s*[dD]\w*(\s+(.*))?$", line)
+        if m and not (m.group(2) or "").startswith(("=", "'", "(", "/")):
+            break
+        out.append(line)
+    return "\n".join(out)
+
+
+def odegen_variant(text, states, aux, window, nrows):
+    """The file with one integration per XPPAUT output row appended."""
+    text = before_done(text)
+    return text + (
+        "\n# appended by tests/xpp/test_corpus.py: one integration per XPPAUT output row\n"
+        "@ total=%r\n"
+        "on end { t0 = t1; t1 = t1 + %r }\n"
+        "repeat record=%d\n"
+        "record t, %s\n"
+        "done\n") % (window, window, nrows, ", ".join(states + aux))
+
+
+def build_variant(fname, text):
+    name = "corpus_" + re.sub(r"[^A-Za-z0-9_]", "_", os.path.splitext(fname)[0])
+    work = os.path.join(BUILD, name + "-" + BACKEND)
+    os.makedirs(work, exist_ok=True)
+    for s in sidecars(fname):
+        shutil.copy(os.path.join(CORPUS, s), work)
+    return build(name, text)
+
+
+# ----------------------------------------------------------------------------- comparison
+
+def tolerance(ref):
+    scale = np.max(np.abs(ref), axis=0, keepdims=True)
+    return np.abs(ref) * PRINT_REL + 64 * ULP * scale + 1e-300
+
+
+def worst(label, names, got, ref, tol):
+    ratio = np.abs(got - ref) / tol
+    k, j = np.unravel_index(np.argmax(ratio), ratio.shape)
+    return ratio[k, j], "%s: %s at row %d (t=%.8g): odegen %.17g, XPPAUT %.8g, difference %.3g, allowed %.3g" % (
+        label, names[j], k + 1, ref[k, 0], got[k, j], ref[k, j], abs(got[k, j] - ref[k, j]), tol[k, j])
+
+
+def counter(spec):
+    """An events=… directive as a function of the columns: events so far per row."""
+    m = re.match(r"(column|rises|drops)\((\w[\w.]*)(?:,([-+.\deE]+))?\)$", spec)
+    check(m, "bad events directive %r" % spec)
+    kind, col, by = m.group(1), m.group(2), float(m.group(3) or 0)
+
+    def count(cols):
+        v = cols[col]
+        if kind == "column":
+            return np.round(v)
+        if kind == "rises":
+            return np.concatenate([[0], np.cumsum((v[:-1] < 0) & (v[1:] > 0))])
+        return np.concatenate([[0], np.cumsum(v[1:] < v[:-1] - by)])
+    return count
+
+
+def compare_rows(label, names, xpp, got, status, opt, meta, xpp_half=None):
+    """One output (output.dat or a set's) against odegen's rows; returns a summary."""
+    ref = xpp[1:]
+    check(ref.shape[1] == len(names), "%s: XPPAUT wrote %d columns, odegen's model has %d (%s)"
+          % (label, ref.shape[1], len(names), " ".join(names)))
+    dt = opt["dt"] * opt["nout"]
+    n = len(ref)
+    expected = int(round(opt["total"] / dt))
+    tol = tolerance(ref)
+    if meta.get("arret"):
+        check(len(got) > n and status[n] == "event" and all(s == "finished" for s in status[:n]),
+              "%s: odegen should stop (status event) in window %d" % (label, n + 1))
+        r, msg = worst(label, names, got[:n], ref, tol)
+        check(r <= 1, msg)
+        check(ref[-1, 0] < got[n, 0] <= ref[-1, 0] + dt * (1 + 1e-6),
+              "%s: odegen stopped at t=%.17g, XPPAUT's last row is t=%.8g" % (label, got[n, 0], ref[-1, 0]))
+        return "%d rows before the stop within %.2f of the print tolerance; stop at t=%.6f" % (n, r, got[n, 0])
+    stopped = ""
+    if n < expected:
+        if n + 1 >= opt["maxstor"]:
+            stopped = "; XPPAUT's storage full after %d rows (maxstor)" % (n + 1)
+        else:
+            check(len(got) > n and np.max(np.abs(got[n, 1:])) > opt["bound"],
+                  "%s: XPPAUT stopped after %d of %d rows, and odegen's next row is within bound %g"
+                  % (label, n, expected, opt["bound"]))
+            stopped = "; XPPAUT stopped at its bound %g after %d rows, where odegen's next row leaves it" % (
+                opt["bound"], n)
+    check(len(got) >= n, "%s: odegen wrote %d rows, XPPAUT %d" % (label, len(got), n))
+    got = got[:n]
+    check(all(s == "finished" for s in status[:n]), "%s: statuses %s" % (label, sorted(set(status[:n]))))
+    if opt["meth"] not in FIXED_STEP:
+        # adaptive and stiff methods: both programs within their tolerances of the solution;
+        # XPPAUT's own error estimated by its run with dt/2 (Richardson: backward Euler is O(dt))
+        bound = 100 * (opt["atol"] + opt["tol"] * np.max(np.abs(ref), axis=0, keepdims=True)) + tol
+        if xpp_half is not None:
+            half = xpp_half[2::2][:n]
+            check(len(half) == n and np.allclose(half[:, 0], ref[:, 0], rtol=1e-6, atol=1e-9),
+                  "%s: XPPAUT's run with dt/2 does not sample the same times" % label)
+            bound = bound + 3 * np.abs(ref - half)
+        r, msg = worst(label, names, got, ref, bound)
+        check(r <= 1, msg)
+        return "%d rows x %d columns within %.2f of 100 (atol + tol |y|) + 3 |XPPAUT(dt) - XPPAUT(dt/2)|%s" % (
+            n, len(names), r, stopped)
+    if "events" not in meta:
+        r, msg = worst(label, names, got, ref, tol)
+        check(r <= 1, msg)
+        return "%d rows x %d columns, largest difference %.2f of the print tolerance%s" % (n, len(names), r, stopped)
+    count = counter(meta["events"])
+    cols_x = {nm: np.concatenate([xpp[:1, j], ref[:, j]]) for j, nm in enumerate(names)}
+    cols_o = {nm: np.concatenate([xpp[:1, j], got[:, j]]) for j, nm in enumerate(names)}
+    cx, co = count(cols_x)[1:], count(cols_o)[1:]
+    check(cx[-1] == co[-1] and cx[-1] > 0, "%s: %d events in XPPAUT, %d in odegen" % (label, cx[-1], co[-1]))
+    off = np.nonzero(cx != co)[0]
+    check(len(off) <= cx[-1], "%s: event counts differ at rows %s" % (label, off[:10] + 1))
+    first = int(np.nonzero(cx > 0)[0][0])
+    r1, msg = worst(label + " (before the first event)", names, got[:first], ref[:first], tol[:first])
+    check(r1 <= 1, msg)
+    after = np.ones(n, bool)
+    after[:first] = False
+    after[off] = False
+    d = np.abs(np.diff(ref, axis=0)) / dt
+    speed = 1 + np.minimum(np.vstack([d[:1], d]), np.vstack([d, d[-1:]]))
+    K = float(meta.get("K", 10))
+    r2, msg = worst(label + " (after the first event)", names, got[after], ref[after],
+                    (tol + K * dt * dt * speed)[after])
+    check(r2 <= 1, msg)
+    return "%d events; %d rows before the first within %.2f of the print tolerance, after it within %.2f of " \
+           "K dt^2 (1+|y'|), K=%g%s" % (cx[-1], first, r1, r2, K, stopped)
+
+
+# ----------------------------------------------------------------------------- one file
+
+WAITING_METHOD = re.compile(r"method '([^']*)' is not available")
+
+
+def corpus_case(fname):
+    """('agrees'|'refused'|'waiting', summary) or raises Failure."""
+    raw = open(os.path.join(CORPUS, fname)).read()
+    meta = directives(raw)
+    rc, err, sets = odegen_check(fname)
+    if meta.get("refused"):
+        check(rc == 1 and meta["refused"] in err,
+              "%s: odegen should refuse it with a message about %r (status %d):\n%s" % (fname, meta["refused"], rc, err))
+        return "refused", meta["refused"]
+    if rc != 0:
+        m = WAITING_METHOD.search(err)
+        if m and err.count("error:") == 1:
+            return "waiting", "meth=%s" % m.group(1)
+        raise Failure("odegen refuses %s:\n%s" % (fname, err))
+    text = normalized(raw)
+    opt = xpp_options(text)
+    states, aux = model_names(fname)
+    names = ["t"] + states + aux
+    window = opt["dt"] * opt["nout"]
+    nrows = min(int(round(opt["total"] / window)), opt["maxstor"] - 1)
+    runner = build_variant(fname, odegen_variant(raw, states, aux, window, nrows))
+    outs, log = run_xppaut(fname, text)
+    halves = {}
+    if opt["meth"] not in FIXED_STEP:       # XPPAUT's own error, for its adaptive and stiff methods
+        halves, _ = run_xppaut(fname, before_done(text) + "\n@ dt=%r, maxstor=%d\ndone\n" % (
+            opt["dt"] / 2, 2 * opt["maxstor"] + 2))
+    summaries = []
+    for label in (sets or ["output"]):
+        check(label in outs, "%s: XPPAUT wrote no %s.dat (it wrote %s)" % (fname, label, sorted(outs)))
+        extra = ["--set-name", label] if sets else []
+        r = run(runner, "--quiet", *extra)
+        got = np.column_stack([r[c] for c in r.header[2:-1]])
+        summaries.append((label + ": " if sets else "") +
+                         compare_rows("%s %s" % (fname, label), names, outs[label], got, r.status, opt, meta,
+                                      halves.get(label)))
+    return "agrees", "; ".join(summaries)
+
+
+# ----------------------------------------------------------------------------- driver
+
+def main():
+    if not XPPAUT:
+        print("xppaut not found (Debian package xppaut): the corpus comparison is skipped")
+        return 0
+    only = sys.argv[1:]
+    files = sorted(f for f in os.listdir(CORPUS) if f.endswith(".ode"))
+    chosen = [f for f in files if not only or any(o in f for o in only)]
+    with concurrent.futures.ThreadPoolExecutor(2) as pool:
+        futures = {f: pool.submit(corpus_case, f) for f in chosen}
+    results = {}
+    for f in chosen:
+        try:
+            results[f] = futures[f].result()
+        except Failure as e:
+            results[f] = ("FAILED", str(e))
+        except Exception as e:  # a crash of the test is a failure too
+            results[f] = ("FAILED", repr(e))
+        kind, text = results[f]
+        print("%-7s %-26s %s" % ({"agrees": "ok", "FAILED": "FAILED"}.get(kind, kind), f,
+                                 text if kind != "FAILED" else text.replace("\n", "\n        ")))
+    by = {k: [f for f in chosen if results[f][0] == k] for k in ("agrees", "refused", "waiting", "FAILED")}
+    accepted = len(chosen) - len(by["refused"]) - len(by["waiting"]) - \
+        len([f for f in by["FAILED"] if "odegen refuses" in results[f][1]])
+    print("\ncorpus: %d files; odegen accepts %d, of which %d agree with XPPAUT -silent; "
+          "%d refused as stated (%s)" % (len(chosen), accepted, len(by["agrees"]), len(by["refused"]),
+                                         ", ".join(by["refused"]) or "none"))
+    if by["waiting"]:
+        print("corpus: %d WAITING for methods of the solver branch, not run: %s" % (
+            len(by["waiting"]), ", ".join("%s (%s)" % (f, results[f][1]) for f in by["waiting"])))
+    if by["FAILED"]:
+        print("corpus: %d FAILED: %s" % (len(by["FAILED"]), ", ".join(by["FAILED"])))
+    if not only and len(files) < 40:
+        print("corpus: only %d files (at least 40 expected)" % len(files))
+        return 1
+    return 1 if by["FAILED"] else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
