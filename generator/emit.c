@@ -17,13 +17,13 @@
 
 /* ------------------------------------------------------------------ #line */
 
-static void to_user_line(Emitter *E, int line)
+void to_user_line(Emitter *E, int line)
 {
     buf_printf(E->out, "#line %d \"%s\"\n", line, E->m->path);
     E->in_user_line = true;
 }
 
-static void to_generated(Emitter *E)
+void to_generated(Emitter *E)
 {
     if (!E->in_user_line) return;
     /* The directive's own line is lines+1: the next one is lines+2. */
@@ -729,6 +729,7 @@ static void emit_source(Emitter *E)
     emit_hook(E, "step", &m->on_step);
     emit_on_event(E);
     emit_hook(E, "end", &m->on_end);
+    emit_jacobian(E);
     emit_fields(E);
     emit_metadata(E);
     append_template(E, "templates/solver.h", false);
@@ -844,6 +845,7 @@ bool emit_model(const Model *model, GeneratedFile files[GENERATED_FILES])
     E.cu_name = arena_printf("%s.cu", m->name);
     mark_all_powers(&E);
     find_time_trig(&E);
+    emit_jacobian_prepare(&E);
     files[0].name = E.cu_name;
     files[1].name = arena_printf("%s.h", m->name);
     files[2].name = arena_printf("%s_main.c", m->name);

@@ -47,6 +47,7 @@ typedef struct Emitter {
     TrigArg *trig;            /* the right-hand side's sin/cos of time */
     int ntrig;
     bool use_trig;            /* inside ode_model_rhs: read them from ode_tr */
+    struct Jacobian *jac;     /* the model's derivatives (emit_jacobian.c) */
 } Emitter;
 
 /* A literal of the model's precision that reads back to exactly v. */
@@ -65,5 +66,14 @@ void find_time_trig(Emitter *E);
 Node *time_rate(const Node *arg);
 /* The entry of E->trig for this argument, or -1. */
 int trig_index(const Emitter *E, const Node *arg);
+
+/* #line into the .ode file at `line`, and back into the generated file. */
+void to_user_line(Emitter *E, int line);
+void to_generated(Emitter *E);
+
+/* Differentiates the model (before the helpers are written: marks the
+ * ode_powK it needs), then writes its derivative functions (emit_jacobian.c). */
+void emit_jacobian_prepare(Emitter *E);
+void emit_jacobian(Emitter *E);
 
 #endif

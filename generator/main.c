@@ -20,13 +20,15 @@
 #include "emit.h"
 #include "model.h"
 #include "parse.h"
+#include "print_jacobian.h"
 #include "util.h"
 
 static const char usage_text[] =
-    "usage: odegen FILE.ode [-o DIR] [--precision double|float] [--check]\n"
+    "usage: odegen FILE.ode [-o DIR] [--precision double|float] [--check] [--print jacobian]\n"
     "  -o DIR         write the generated files into DIR (default: ./NAME, NAME the file's base name)\n"
     "  --precision P  integrate in double (default, or @ prec in the file) or float\n"
-    "  --check        parse and check only; write nothing\n";
+    "  --check        parse and check only; write nothing\n"
+    "  --print jacobian  print the derivatives of the model (Jacobian, d/dt, d/dp, events, resets); write nothing\n";
 
 /* mkdir -p */
 static bool make_dirs(const char *path)
@@ -93,7 +95,7 @@ int main(int argc, char **argv)
 {
     const char *path = NULL, *dir = NULL;
     int precision = -1;
-    bool check_only = false, dump_ast = false, plain_trig = false;
+    bool check_only = false, dump_ast = false, plain_trig = false, print_jac = false;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "-o") || !strcmp(a, "--precision")) {
@@ -109,6 +111,14 @@ int main(int argc, char **argv)
                 fprintf(stderr, "odegen: error: --precision must be double or float, not '%s'\n", v);
                 return 2;
             }
+        } else if (!strcmp(a, "--print")) {
+            if (i + 1 >= argc || strcmp(argv[i + 1], "jacobian")) {
+                fprintf(stderr, "odegen: error: --print takes 'jacobian'%s%s%s\n", i + 1 < argc ? ", not '" : "",
+                        i + 1 < argc ? argv[i + 1] : "", i + 1 < argc ? "'" : "");
+                return 2;
+            }
+            print_jac = true;
+            i++;
         } else if (!strcmp(a, "--check")) {
             check_only = true;
         } else if (!strcmp(a, "--dump-ast")) {
@@ -150,7 +160,9 @@ int main(int argc, char **argv)
     Model *m = check_program(prog, precision);
     int status = diag_error_count() ? 1 : 0;
     if (m) m->plain_trig = plain_trig;
-    if (m && !check_only && !dump_ast) {
+    if (m && print_jac) {
+        status = print_jacobian(m, stdout);
+    } else if (m && !check_only && !dump_ast) {
         GeneratedFile files[GENERATED_FILES];
         emit_model(m, files);
         status = write_outputs(dir ? dir : m->name, files);
