@@ -40,20 +40,21 @@ static void ensure(XDeriv *d, int id)
     d->memo = memo, d->stamp = stamp, d->dep = dep, d->dep_stamp = dep_stamp, d->cap = cap;
 }
 
-static bool stop(XDeriv *d, const char *why)
+static bool stop(XDeriv *d, const XNode *n, const char *why)
 {
     if (!d->failed) {
         d->failed = true;
         d->fail_msg = why;
+        d->fail_loc = n->loc;
     }
     return false;
 }
 
-static bool enter(XDeriv *d)
+static bool enter(XDeriv *d, const XNode *n)
 {
     if (d->failed) return false;
-    if (d->depth >= DERIV_MAX_DEPTH) return stop(d, "the expression is nested too deeply to be differentiated");
-    if (++d->visits > d->max_visits) return stop(d, "the model is too large for symbolic differentiation");
+    if (d->depth >= DERIV_MAX_DEPTH) return stop(d, n, "this expression is nested too deeply to be differentiated");
+    if (++d->visits > d->max_visits) return stop(d, n, "the model is too large for symbolic differentiation");
     d->depth++;
     return true;
 }
@@ -76,7 +77,7 @@ static bool depends(XDeriv *d, XNode *n)
 {
     ensure(d, n->id);
     if (d->dep_stamp[n->id] == d->gen) return d->dep[n->id];
-    if (!enter(d)) return false;
+    if (!enter(d, n)) return false;
     bool r = false;
     if (n->op == X_VAR) {
         XVar *v = n->var;
@@ -208,12 +209,12 @@ XNode *xd(XDeriv *d, XNode *n)
     XGraph *g = d->g;
     ensure(d, n->id);
     if (d->stamp[n->id] == d->gen) return d->memo[n->id];
-    if (!enter(d)) return g->nan;
+    if (!enter(d, n)) return g->nan;
     Loc at = g->at;
     g->at = n->loc;   /* derivative nodes point where their expression came from */
     XNode *r = rule(d, n);
     if (!r) {
-        stop(d, arena_printf("internal: no derivative rule for '%s'", xop_info[n->op].name));
+        stop(d, n, arena_printf("internal: no derivative rule for '%s'", xop_info[n->op].name));
         r = g->nan;
     }
     g->at = at;

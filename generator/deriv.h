@@ -42,6 +42,7 @@ typedef struct XDeriv {
     int depth;
     bool failed;        /* too deep or over budget: the results are not to be used */
     const char *fail_msg;
+    Loc fail_loc;       /* where it happened */
 } XDeriv;
 
 void xd_init(XDeriv *d, XGraph *g, long long max_visits);

@@ -111,9 +111,9 @@ static bool simple(const Writer *w, const XNode *n) { return xg_is_leaf(n) || w-
 static void power(Writer *w, const XNode *n, int prec)
 {
     Buf *o = w->E->out;
-    int k = n->k, a = k < 0 ? -k : k;
-    if (k < 0) {
-        open_paren(w, P_MUL, prec);
+    int k = n->k, a = k < 0 ? -k : k, outer = prec;
+    if (k < 0) {   /* 1 / x^a */
+        open_paren(w, P_MUL, outer);
         buf_printf(o, "%s / ", c_literal(1.0, w->E->single));
         prec = P_UNARY;
     }
@@ -129,7 +129,7 @@ static void power(Writer *w, const XNode *n, int prec)
         value(w, n->a, 0);
         buf_puts(o, ")");
     }
-    if (k < 0) close_paren(w, P_MUL, P_MUL + 1);
+    if (k < 0) close_paren(w, P_MUL, outer);
 }
 
 static void call(Writer *w, const XNode *n)
@@ -343,6 +343,26 @@ static void emit_sparsity(Emitter *E, const Jacobian *J)
 static const char *stage_args =
     "const OdeSystem *ode_s, ode_real t, const ode_real *ode_y";
 
+static void emit_switches(Emitter *E, const Jacobian *J)
+{
+    Buf *o = E->out;
+    buf_printf(o, "#define ODE_NSWITCH %d              /* switching functions of f's piecewise constructs */\n",
+               J->nswitch);
+    buf_puts(o, "/* Where one of these changes sign, a piecewise construct of f switches (and J with it):\n"
+                " * ode_sw[k] at (t, ode_y).  For tests and diagnostics. */\n");
+    buf_printf(o, "ODE_HD static ODE_INLINE void ode_model_switches(%s, ode_real *ode_sw)\n{\n"
+                  "    (void)ode_s;\n    (void)t;\n    (void)ode_y;\n    (void)ode_sw;\n", stage_args);
+    Out *outs = arena_alloc(sizeof(Out) * (size_t)(J->nswitch + 1));
+    for (int k = 0; k < J->nswitch; k++) {
+        const XNode *p = J->switches[k].piece;
+        outs[k] = (Out){arena_printf("ode_sw[%d]", k), J->switches[k].g,
+                        arena_printf("%s at column %d", p->op == X_SELECT ? "if" : xop_info[p->op].name, p->loc.col),
+                        p->loc.line};
+    }
+    emit_outputs(E, J, outs, J->nswitch, AT_STAGE, "    ");
+    buf_puts(o, "}\n\n");
+}
+
 static void emit_rhs_derivatives(Emitter *E, const Jacobian *J)
 {
     const Model *m = J->m;
@@ -412,6 +432,7 @@ static void emit_rhs_derivatives(Emitter *E, const Jacobian *J)
     }
     emit_outputs(E, J, outs, J->nP, AT_STAGE, "    ");
     buf_puts(o, "}\n\n");
+    emit_switches(E, J);
 }
 
 static void emit_event_grad(Emitter *E, const Jacobian *J)

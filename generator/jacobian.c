@@ -38,7 +38,7 @@ static void collect_failures(Jacobian *J, JacGroup grp, const XBuilder *b, const
 {
     Loc nowhere = {0, 0, 0, 0};
     if (b->failed) group_failed(J, grp, b->fail_loc, b->fail_msg);
-    if (d->failed) group_failed(J, grp, nowhere, d->fail_msg);
+    if (d->failed) group_failed(J, grp, d->fail_loc, d->fail_msg);
     if (J->g->overflow) group_failed(J, grp, nowhere, "the model is too large for symbolic differentiation");
 }
 
@@ -69,13 +69,12 @@ static JacEntry *entries(XNode **d, int nrow, int ncol, int *count)
 
 static void wrt(XDeriv *d, XNode *var) { xd_wrt(d, var->var, jac_var_name(var->var)); }
 
-/* Piecewise constructs recorded while differentiating by the states. */
+/* Piecewise constructs recorded while differentiating f. */
 static void collect_pieces(Jacobian *J, const XDeriv *d)
 {
     const Model *m = J->m;
     for (int i = 0; i < d->npieces; i++) {
         const XPiece *p = &d->pieces[i];
-        if (p->var->kind != XV_STATE) continue;
         JacPiece *to = NULL;
         for (int k = 0; k < J->npieces && !to; k++)
             if (J->pieces[k].node == p->node) to = &J->pieces[k];
@@ -90,7 +89,50 @@ static void collect_pieces(Jacobian *J, const XDeriv *d)
             to->kind = xop_piecewise(p->node->op);
             to->states = arena_alloc(sizeof(bool) * (size_t)(m->nstate + 1));
         }
-        to->states[p->var->index] = true;
+        if (p->var->kind == XV_STATE) {
+            to->states[p->var->index] = true;
+            to->on_states = true;
+        }
+    }
+}
+
+static void add_switch(Jacobian *J, XNode *g, const XNode *piece)
+{
+    if (g->op == X_CONST) return;
+    for (int i = 0; i < J->nswitch; i++)
+        if (J->switches[i].g == g) return;
+    if ((J->nswitch & (J->nswitch - 1)) == 0) {
+        JacSwitch *grown = arena_alloc(sizeof *grown * (size_t)(J->nswitch ? 2 * J->nswitch : 4));
+        if (J->nswitch) memcpy(grown, J->switches, sizeof *grown * (size_t)J->nswitch);
+        J->switches = grown;
+    }
+    J->switches[J->nswitch].g = g;
+    J->switches[J->nswitch++].piece = piece;
+}
+
+/* The functions whose sign changes where n switches (n a piecewise construct
+ * or a condition under one). */
+static void switches_of(Jacobian *J, XNode *n, const XNode *piece)
+{
+    XGraph *g = J->g;
+    XNode *a = n->a, *b = n->b;
+    switch (n->op) {
+    case X_ABS: case X_HEAV: case X_SIGN: add_switch(J, a, piece); return;
+    case X_FLR: case X_CEIL:   /* signed distance to the nearest integer */
+        add_switch(J, xg_sub(g, a, xg_un(g, X_FLR, xg_add(g, a, xg_const(g, 0.5)))), piece);
+        return;
+    case X_MOD: {              /* … of a/b */
+        XNode *q = xg_div(g, a, b);
+        add_switch(J, xg_sub(g, q, xg_un(g, X_FLR, xg_add(g, q, xg_const(g, 0.5)))), piece);
+        return;
+    }
+    case X_MAX: case X_MIN: case X_LT: case X_GT: case X_LE: case X_GE: case X_EQ: case X_NE:
+        add_switch(J, xg_sub(g, a, b), piece);
+        return;
+    case X_AND: case X_OR: switches_of(J, a, piece); switches_of(J, b, piece); return;
+    case X_NOT: switches_of(J, a, piece); return;
+    case X_SELECT: switches_of(J, a, piece); return;
+    default: add_switch(J, n, piece); return;   /* a number as a truth value: where it is 0 */
     }
 }
 
@@ -111,7 +153,6 @@ static void build_rhs(Jacobian *J, const Emitter *trig)
         for (int i = 0; i < n; i++) dy[i * n + j] = xd(&d, J->f[i]);
     }
     J->J = entries(dy, n, n, &J->nJ);
-    collect_pieces(J, &d);
     wrt(&d, xg_var(g, XV_TIME, 0, NULL));
     J->dfdt = nodes(n);
     J->autonomous = true;
@@ -126,6 +167,8 @@ static void build_rhs(Jacobian *J, const Emitter *trig)
         for (int i = 0; i < n; i++) dp[i * np + k] = xd(&d, J->f[i]);
     }
     J->P = entries(dp, n, np, &J->nP);
+    collect_pieces(J, &d);
+    for (int i = 0; i < J->npieces; i++) switches_of(J, J->pieces[i].node, J->pieces[i].node);
     collect_failures(J, JAC_RHS, &b, &d);
 }
 

@@ -52,12 +52,20 @@ typedef struct ResetJac {
     bool time_dependent;/* some Rt is not 0 */
 } ResetJac;
 
-/* A piecewise construct of f whose switch depends on a state. */
+/* A piecewise construct of f whose switch depends on a state, t or a parameter. */
 typedef struct JacPiece {
     XNode *node;
     int kind;           /* xop_piecewise */
     bool *states;       /* which states it depends on */
+    bool on_states;     /* any */
 } JacPiece;
+
+/* A switching function: where it changes sign, a piecewise construct of f
+ * switches (and its Jacobian with it). */
+typedef struct JacSwitch {
+    XNode *g;
+    const XNode *piece; /* the construct (its place, for comments) */
+} JacSwitch;
 
 typedef struct Jacobian {
     const Model *m;
@@ -73,6 +81,8 @@ typedef struct Jacobian {
     int nP;
     JacPiece *pieces;
     int npieces;
+    JacSwitch *switches;
+    int nswitch;
     /* events and resets */
     EventGrad *ev;
     ResetJac start, end, *on_event;

@@ -159,10 +159,12 @@ static void expr(Printer *p, Buf *b, const XNode *n, int prec)
         return;
     default:
         if (mine) {
+            /* operands of & and | in parentheses: XPPAUT's precedence differs */
+            int sub = mine <= Q_AND ? Q_PRIMARY : mine;
             open_paren(b, mine, prec);
-            expr(p, b, n->a, mine);
+            expr(p, b, n->a, sub);
             buf_printf(b, mine == Q_ADD || mine <= Q_CMP ? " %s " : "%s", xop_info[n->op].name);
-            expr(p, b, n->b, mine + 1);
+            expr(p, b, n->b, mine <= Q_AND ? Q_PRIMARY : mine + 1);
             close_paren(b, mine, prec);
             return;
         }
@@ -306,11 +308,14 @@ static void print_pieces(Printer *p)
 {
     const Jacobian *J = p->J;
     const Model *m = J->m;
-    if (!J->npieces) return;
+    int shown = 0;
+    for (int i = 0; i < J->npieces; i++) shown += J->pieces[i].on_states;
+    if (!shown) return;
     fprintf(p->out, "\n# Piecewise: where f switches, its Jacobian is the derivative on one side\n");
     for (int i = 0; i < J->npieces; i++) {
         const JacPiece *pc = &J->pieces[i];
         const XNode *n = pc->node;
+        if (!pc->on_states) continue;
         Buf who = {0};
         for (int s = 0, k = 0; s < m->nstate; s++)
             if (pc->states[s]) buf_printf(&who, "%s%s", k++ ? ", " : "", m->states[s]->name);
@@ -326,8 +331,8 @@ static void print_pieces(Printer *p)
         case X_MOD: what = "jumps where its first argument crosses a multiple of the second; between jumps its slope"; break;
         default: what = "jumps; the Jacobian holds its derivative on either side (0), not the jump"; break;
         }
-        const char *shown = n->op == X_SELECT ? arena_printf("if(%s)then(…)else(…)", text(p, n->a)) : text(p, n);
-        fprintf(p->out, "# %s (%s:%d:%d), in %s: %s\n", shown, m->path, n->loc.line, n->loc.col,
+        const char *construct = n->op == X_SELECT ? arena_printf("if(%s)then(…)else(…)", text(p, n->a)) : text(p, n);
+        fprintf(p->out, "# %s (%s:%d:%d), in %s: %s\n", construct, m->path, n->loc.line, n->loc.col,
                 who.data ? who.data : "?", what);
         buf_free(&who);
     }
