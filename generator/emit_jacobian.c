@@ -368,7 +368,7 @@ static void emit_rhs_derivatives(Emitter *E, const Jacobian *J)
     const Model *m = J->m;
     Buf *o = E->out;
     int n = m->nstate, nouts;
-    char *nn = arena_printf("%d", n * n);
+    const char *nn = "ODE_NSTATE * ODE_NSTATE";
     emit_sparsity(E, J);
 
     buf_puts(o, "/* J = df/dy at (t, ode_y), row-major: ode_J[i * ODE_NSTATE + j], every entry written.\n"
@@ -422,7 +422,7 @@ static void emit_rhs_derivatives(Emitter *E, const Jacobian *J)
     buf_printf(o, "ODE_HD static ODE_INLINE void ode_model_dfdp(%s, ode_real *ode_fp,\n"
                   "                                             const OdeTrig *ode_tr)\n{\n"
                   "    (void)ode_s;\n    (void)t;\n    (void)ode_y;\n    (void)ode_fp;\n    (void)ode_tr;\n", stage_args);
-    zero_fill(E, "ode_fp", arena_printf("%d", n * m->nparam), J->nP < n * m->nparam);
+    zero_fill(E, "ode_fp", "ODE_NSTATE * ODE_NPARAM", J->nP < n * m->nparam);
     outs = arena_alloc(sizeof(Out) * (size_t)(J->nP + 1));
     for (int e = 0; e < J->nP; e++) {
         const JacEntry *x = &J->P[e];
@@ -445,7 +445,7 @@ static void emit_event_grad(Emitter *E, const Jacobian *J)
                   "                                                   const ode_real *ode_y, ode_real *ode_gy,\n"
                   "                                                   ode_real *ode_gt)\n{\n"
                   "    (void)ode_s;\n    (void)t;\n    (void)ode_y;\n");
-    zero_fill(E, "ode_gy", arena_printf("%d", n), true);
+    zero_fill(E, "ode_gy", "ODE_NSTATE", true);
     buf_printf(o, "    *ode_gt = %s;\n    switch (ode_e) {\n", c_literal(0.0, E->single));
     for (int e = 0; e < m->nevent; e++) {
         const Event *ev = &m->events[e];
@@ -492,8 +492,7 @@ static void emit_resets(Emitter *E, const Jacobian *J)
 {
     const Model *m = J->m;
     Buf *o = E->out;
-    int n = m->nstate;
-    const char *nn = arena_printf("%d", n * n);
+    const char *nn = "ODE_NSTATE * ODE_NSTATE";
     buf_printf(o, "#define ODE_ON_START_RESETS %d      /* on start assigns states */\n", J->start.resets);
     buf_printf(o, "#define ODE_ON_END_RESETS %d        /* on end assigns states */\n", J->end.resets);
     buf_puts(o, "/* Whether event e's statements assign states (else its saltation matrix is the identity). */\n"
@@ -517,7 +516,7 @@ static void emit_resets(Emitter *E, const Jacobian *J)
     buf_puts(o, "ODE_HD static ODE_INLINE void ode_model_on_event_jac(const OdeSystem *ode_s, int ode_e, ode_real *ode_R,\n"
                 "                                                     ode_real *ode_Rt)\n{\n    (void)ode_s;\n");
     zero_fill(E, "ode_R", nn, true);
-    zero_fill(E, "ode_Rt", arena_printf("%d", n), true);
+    zero_fill(E, "ode_Rt", "ODE_NSTATE", true);
     buf_puts(o, "    switch (ode_e) {\n");
     for (int e = 0; e < m->nevent; e++) {
         const ResetJac *r = &J->on_event[e];

@@ -23,5 +23,6 @@ suite() {
 [ -x tests/faults/run.sh ]  && suite "runners whose systems all fail" bash tests/faults/run.sh
 suite "numerics (CPU path, ASan/UBSan)" $PY tests/numerics/test_numerics.py
 [ -f tests/xpp/test_xpp.py ] && suite "XPPAUT compatibility" $PY tests/xpp/test_xpp.py
+[ -f tests/deriv/test_deriv.py ] && suite "derivatives against finite differences" $PY tests/deriv/test_deriv.py
 [ -x tests/fuzz/run.sh ]    && suite "fuzzing (short run)" bash tests/fuzz/run.sh
 printf '\nall suites passed\n'
