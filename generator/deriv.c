@@ -97,13 +97,7 @@ bool xd_depends(XDeriv *d, XNode *n) { return depends(d, n); }
 
 static void record_piece(XDeriv *d, XNode *n)
 {
-    if (d->npieces == d->cappieces) {
-        int cap = d->cappieces ? 2 * d->cappieces : 16;
-        XPiece *grown = arena_alloc(sizeof *grown * (size_t)cap);
-        if (d->npieces) memcpy(grown, d->pieces, sizeof *grown * (size_t)d->npieces);
-        d->pieces = grown;
-        d->cappieces = cap;
-    }
+    d->pieces = arena_grow(d->pieces, d->npieces, &d->cappieces, sizeof *d->pieces);
     d->pieces[d->npieces].node = n;
     d->pieces[d->npieces++].var = d->v;
 }

@@ -122,16 +122,9 @@ static unsigned call_hash(const Symbol *f, XNode **args, int nargs)
 
 static void push_arg(XBuilder *b, const Symbol *s, XNode *v)
 {
-    if (b->nargs == b->capargs) {
-        int cap = b->capargs ? 2 * b->capargs : 16;
-        const Symbol **syms = arena_alloc(sizeof(Symbol *) * (size_t)cap);
-        XNode **vals = node_array(cap);
-        if (b->nargs) {
-            memcpy(syms, b->arg_sym, sizeof(Symbol *) * (size_t)b->nargs);
-            memcpy(vals, b->arg_val, sizeof(XNode *) * (size_t)b->nargs);
-        }
-        b->arg_sym = syms, b->arg_val = vals, b->capargs = cap;
-    }
+    int cap = b->capargs;   /* one room for both arrays */
+    b->arg_sym = arena_grow((void *)b->arg_sym, b->nargs, &cap, sizeof(Symbol *));
+    b->arg_val = arena_grow(b->arg_val, b->nargs, &b->capargs, sizeof(XNode *));
     b->arg_sym[b->nargs] = s;
     b->arg_val[b->nargs++] = v;
 }

@@ -31,36 +31,30 @@ typedef struct Stack {
 
 static void push(Stack *s, XNode *n)
 {
-    if (s->n == s->cap) {
-        int cap = s->cap ? 2 * s->cap : 256;
-        Frame *grown = arena_alloc(sizeof *grown * (size_t)cap);
-        if (s->n) memcpy(grown, s->f, sizeof *grown * (size_t)s->n);
-        s->f = grown;
-        s->cap = cap;
-    }
+    s->f = arena_grow(s->f, s->n, &s->cap, sizeof *s->f);
     s->f[s->n].n = n;
     s->f[s->n++].next = 0;
+}
+
+/* One more read of n; the first one puts it on the walk's stack. */
+static void reach(XCse *c, Stack *st, XNode *n)
+{
+    c->uses[n->id]++;
+    if (c->reached[n->id]) return;
+    c->reached[n->id] = true;
+    c->reached_list[c->nreached++] = n;
+    push(st, n);
 }
 
 /* Pass 1: every node reached from the outputs, and how often each is read. */
 static void count_uses(XCse *c, XNode *const *outs, int nouts, Stack *st)
 {
     for (int i = 0; i < nouts; i++) {
-        c->uses[outs[i]->id]++;
-        if (c->reached[outs[i]->id]) continue;
-        c->reached[outs[i]->id] = true;
-        c->reached_list[c->nreached++] = outs[i];
-        push(st, outs[i]);
+        reach(c, st, outs[i]);
         while (st->n) {
             XNode *n = st->f[--st->n].n, *kids[3];
             int k = xnode_children(n, kids);
-            for (int j = 0; j < k; j++) {
-                c->uses[kids[j]->id]++;
-                if (c->reached[kids[j]->id]) continue;
-                c->reached[kids[j]->id] = true;
-                c->reached_list[c->nreached++] = kids[j];
-                push(st, kids[j]);
-            }
+            for (int j = 0; j < k; j++) reach(c, st, kids[j]);
         }
     }
 }

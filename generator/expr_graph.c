@@ -116,13 +116,7 @@ static XNode *intern(XGraph *g, XOp op, XNode *a, XNode *b, XNode *c, int k, dou
     n->var = var;
     n->loc = g->at;
     n->id = g->nnodes;
-    if (g->nnodes == g->capnodes) {
-        int cap = g->capnodes ? 2 * g->capnodes : 256;
-        XNode **grown = arena_alloc(sizeof(XNode *) * (size_t)cap);
-        if (g->nnodes) memcpy(grown, g->nodes, sizeof(XNode *) * (size_t)g->nnodes);
-        g->nodes = grown;
-        g->capnodes = cap;
-    }
+    g->nodes = arena_grow(g->nodes, g->nnodes, &g->capnodes, sizeof(XNode *));
     g->nodes[g->nnodes++] = n;
     n->hash_next = g->table[h];
     g->table[h] = n;
@@ -153,13 +147,7 @@ static XVar *new_var(XGraph *g, XVarKind kind, int index, bool cos)
     v->index = index;
     v->cos = cos;
     v->id = g->nvars;
-    if (g->nvars == g->capvars) {
-        int cap = g->capvars ? 2 * g->capvars : 32;
-        XVar **grown = arena_alloc(sizeof(XVar *) * (size_t)cap);
-        if (g->nvars) memcpy(grown, g->vars, sizeof(XVar *) * (size_t)g->nvars);
-        g->vars = grown;
-        g->capvars = cap;
-    }
+    g->vars = arena_grow(g->vars, g->nvars, &g->capvars, sizeof(XVar *));
     g->vars[g->nvars++] = v;
     return v;
 }

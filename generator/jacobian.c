@@ -44,51 +44,40 @@ static void collect_failures(Jacobian *J, JacGroup grp, const XBuilder *b, const
 
 static XNode **nodes(int n) { return arena_alloc(sizeof(XNode *) * (size_t)(n > 0 ? n : 1)); }
 
-static JacEntry *push_entry(JacEntry *list, int *n, int row, int col, XNode *d)
-{
-    if ((*n & (*n - 1)) == 0) {
-        JacEntry *grown = arena_alloc(sizeof *grown * (size_t)(*n ? 2 * *n : 4));
-        if (*n) memcpy(grown, list, sizeof *grown * (size_t)*n);
-        list = grown;
-    }
-    list[*n].row = row, list[*n].col = col, list[*n].d = d;
-    (*n)++;
-    return list;
-}
-
 /* d[i * ncol + j] → the non-zero entries, row by row. */
 static JacEntry *entries(XNode **d, int nrow, int ncol, int *count)
 {
     JacEntry *list = NULL;
+    int cap = 0;
     *count = 0;
     for (int i = 0; i < nrow; i++)
-        for (int j = 0; j < ncol; j++)
-            if (!xg_is_const(d[i * ncol + j], 0)) list = push_entry(list, count, i, j, d[i * ncol + j]);
+        for (int j = 0; j < ncol; j++) {
+            if (xg_is_const(d[i * ncol + j], 0)) continue;
+            list = arena_grow(list, *count, &cap, sizeof *list);
+            list[(*count)++] = (JacEntry){i, j, d[i * ncol + j]};
+        }
     return list;
 }
 
 static void wrt(XDeriv *d, XNode *var) { xd_wrt(d, var->var, jac_var_name(var->var)); }
 
-/* Piecewise constructs recorded while differentiating f. */
+/* Piecewise constructs recorded while differentiating f (once each, in the
+ * order they were met). */
 static void collect_pieces(Jacobian *J, const XDeriv *d)
 {
     const Model *m = J->m;
+    int *slot = arena_alloc(sizeof(int) * (size_t)J->g->nnodes), cap = 0;   /* by node id: index + 1 */
     for (int i = 0; i < d->npieces; i++) {
         const XPiece *p = &d->pieces[i];
-        JacPiece *to = NULL;
-        for (int k = 0; k < J->npieces && !to; k++)
-            if (J->pieces[k].node == p->node) to = &J->pieces[k];
-        if (!to) {
-            if ((J->npieces & (J->npieces - 1)) == 0) {
-                JacPiece *grown = arena_alloc(sizeof *grown * (size_t)(J->npieces ? 2 * J->npieces : 4));
-                if (J->npieces) memcpy(grown, J->pieces, sizeof *grown * (size_t)J->npieces);
-                J->pieces = grown;
-            }
-            to = &J->pieces[J->npieces++];
+        if (!slot[p->node->id]) {
+            J->pieces = arena_grow(J->pieces, J->npieces, &cap, sizeof *J->pieces);
+            JacPiece *to = &J->pieces[J->npieces++];
             to->node = p->node;
             to->kind = xop_piecewise(p->node->op);
             to->states = arena_alloc(sizeof(bool) * (size_t)(m->nstate + 1));
+            slot[p->node->id] = J->npieces;
         }
+        JacPiece *to = &J->pieces[slot[p->node->id] - 1];
         if (p->var->kind == XV_STATE) {
             to->states[p->var->index] = true;
             to->on_states = true;
@@ -96,43 +85,51 @@ static void collect_pieces(Jacobian *J, const XDeriv *d)
     }
 }
 
-static void add_switch(Jacobian *J, XNode *g, const XNode *piece)
+typedef struct Switches {
+    Jacobian *J;
+    bool *seen;         /* by node id */
+    int nseen, cap;
+} Switches;
+
+static void add_switch(Switches *sw, XNode *g, const XNode *piece)
 {
+    Jacobian *J = sw->J;
     if (g->op == X_CONST) return;
-    for (int i = 0; i < J->nswitch; i++)
-        if (J->switches[i].g == g) return;
-    if ((J->nswitch & (J->nswitch - 1)) == 0) {
-        JacSwitch *grown = arena_alloc(sizeof *grown * (size_t)(J->nswitch ? 2 * J->nswitch : 4));
-        if (J->nswitch) memcpy(grown, J->switches, sizeof *grown * (size_t)J->nswitch);
-        J->switches = grown;
+    if (g->id >= sw->nseen) {   /* nodes made since */
+        bool *seen = arena_alloc(sizeof(bool) * (size_t)(2 * J->g->nnodes));
+        if (sw->nseen) memcpy(seen, sw->seen, sizeof(bool) * (size_t)sw->nseen);
+        sw->seen = seen;
+        sw->nseen = 2 * J->g->nnodes;
     }
-    J->switches[J->nswitch].g = g;
-    J->switches[J->nswitch++].piece = piece;
+    if (sw->seen[g->id]) return;
+    sw->seen[g->id] = true;
+    J->switches = arena_grow(J->switches, J->nswitch, &sw->cap, sizeof *J->switches);
+    J->switches[J->nswitch++] = (JacSwitch){g, piece};
 }
 
 /* The functions whose sign changes where n switches (n a piecewise construct
  * or a condition under one). */
-static void switches_of(Jacobian *J, XNode *n, const XNode *piece)
+static void switches_of(Switches *sw, XNode *n, const XNode *piece)
 {
-    XGraph *g = J->g;
+    XGraph *g = sw->J->g;
     XNode *a = n->a, *b = n->b;
     switch (n->op) {
-    case X_ABS: case X_HEAV: case X_SIGN: add_switch(J, a, piece); return;
+    case X_ABS: case X_HEAV: case X_SIGN: add_switch(sw, a, piece); return;
     case X_FLR: case X_CEIL:   /* signed distance to the nearest integer */
-        add_switch(J, xg_sub(g, a, xg_un(g, X_FLR, xg_add(g, a, xg_const(g, 0.5)))), piece);
+        add_switch(sw, xg_sub(g, a, xg_un(g, X_FLR, xg_add(g, a, xg_const(g, 0.5)))), piece);
         return;
     case X_MOD: {              /* … of a/b */
         XNode *q = xg_div(g, a, b);
-        add_switch(J, xg_sub(g, q, xg_un(g, X_FLR, xg_add(g, q, xg_const(g, 0.5)))), piece);
+        add_switch(sw, xg_sub(g, q, xg_un(g, X_FLR, xg_add(g, q, xg_const(g, 0.5)))), piece);
         return;
     }
     case X_MAX: case X_MIN: case X_LT: case X_GT: case X_LE: case X_GE: case X_EQ: case X_NE:
-        add_switch(J, xg_sub(g, a, b), piece);
+        add_switch(sw, xg_sub(g, a, b), piece);
         return;
-    case X_AND: case X_OR: switches_of(J, a, piece); switches_of(J, b, piece); return;
-    case X_NOT: switches_of(J, a, piece); return;
-    case X_SELECT: switches_of(J, a, piece); return;
-    default: add_switch(J, n, piece); return;   /* a number as a truth value: where it is 0 */
+    case X_AND: case X_OR: switches_of(sw, a, piece); switches_of(sw, b, piece); return;
+    case X_NOT: switches_of(sw, a, piece); return;
+    case X_SELECT: switches_of(sw, a, piece); return;
+    default: add_switch(sw, n, piece); return;   /* a number as a truth value: where it is 0 */
     }
 }
 
@@ -168,7 +165,8 @@ static void build_rhs(Jacobian *J, const Emitter *trig)
     }
     J->P = entries(dp, n, np, &J->nP);
     collect_pieces(J, &d);
-    for (int i = 0; i < J->npieces; i++) switches_of(J, J->pieces[i].node, J->pieces[i].node);
+    Switches sw = {J, NULL, 0, 0};
+    for (int i = 0; i < J->npieces; i++) switches_of(&sw, J->pieces[i].node, J->pieces[i].node);
     collect_failures(J, JAC_RHS, &b, &d);
 }
 

@@ -81,25 +81,19 @@ ODE_HD static ODE_INLINE void load(OdeSystem *s, ode_real *y, int i, int n, cons
 }
 
 #ifdef __CUDACC__
-__global__ void use_all_kernel(const ode_real *ys, ode_real *out, int n)
-{
-    int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= n) return;
-    OdeSystem s;
-    ode_real y[ODE_NSTATE];
-    load(&s, y, i, n, ys);
-    out[i] = use_all(&s, s.t, y);
-}
-
-__global__ void rhs_only_kernel(const ode_real *ys, ode_real *out, int n)
-{
-    int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= n) return;
-    OdeSystem s;
-    ode_real y[ODE_NSTATE];
-    load(&s, y, i, n, ys);
-    out[i] = rhs_only(&s, s.t, y);
-}
+/* One kernel per function: its registers and stack frame in ptxas's report. */
+#define KERNEL(name, fn)                                              \
+    __global__ void name(const ode_real *ys, ode_real *out, int n)    \
+    {                                                                 \
+        int i = blockIdx.x * blockDim.x + threadIdx.x;                \
+        if (i >= n) return;                                           \
+        OdeSystem s;                                                  \
+        ode_real y[ODE_NSTATE];                                       \
+        load(&s, y, i, n, ys);                                        \
+        out[i] = fn(&s, s.t, y);                                      \
+    }
+KERNEL(use_all_kernel, use_all)
+KERNEL(rhs_only_kernel, rhs_only)
 #else
 #include <stdio.h>
 
