@@ -30,9 +30,10 @@ typedef struct XCse {
 
 typedef enum { CSE_SHARED = 1, CSE_LABELS = 2 } XCseMode;
 
-/* mode: CSE_SHARED names every non-leaf node used twice or more (generated
- * code); CSE_LABELS names labelled nodes (both for the generated code; the
- * printer names labelled ones and large shared ones). */
+/* mode CSE_SHARED: every non-leaf node read twice or more is named (the
+ * generated code); without it, only those of 8 nodes or more (the printer,
+ * where small ones read better inline).  CSE_LABELS: labelled nodes are named
+ * too (both). */
 void cse_run(XCse *c, XGraph *g, XNode *const *outs, int nouts, unsigned mode);
 
 /* Arithmetic operations and library calls of evaluating the reached nodes once. */

@@ -4,6 +4,7 @@
 #   2. the runtime library's tests, whose test_gpu compares GPU and CPU paths
 #   3. CPU against GPU for every model in models/ (tests/gpu/agreement.py)
 #   4. issue 2's acceptance run: the full Duffing scan (tests/gpu/duffing_done.py)
+#   5. the models' derivatives on the GPU against the CPU (tests/deriv/gpu_agree.py)
 # Uses build/odegen as it is (flex and bison need not be on the GPU machine).
 set -u
 cd "$(dirname "$0")/../.."
@@ -17,5 +18,6 @@ step "numerics on the GPU" $PY tests/numerics/test_numerics.py
 step "runtime library (GPU against CPU)" bash tests/runtime/run.sh
 step "CPU against GPU, every model" $PY tests/gpu/agreement.py
 step "Duffing, paper size, GPU and CPU" $PY tests/gpu/duffing_done.py
+step "derivatives, GPU against CPU" $PY tests/deriv/gpu_agree.py
 [ $status = 0 ] && echo "test-gpu: all passed" || echo "test-gpu: FAILED"
 exit $status
