@@ -73,6 +73,7 @@ int xop_piecewise(XOp op)
 
 /* ------------------------------------------------------------------ dependence */
 
+/* Whether n depends on v (through derived parameters and sin/cos of time too). */
 static bool depends(XDeriv *d, XNode *n)
 {
     ensure(d, n->id);
@@ -92,8 +93,6 @@ static bool depends(XDeriv *d, XNode *n)
     d->dep[n->id] = (signed char)r;
     return r;
 }
-
-bool xd_depends(XDeriv *d, XNode *n) { return depends(d, n); }
 
 static void record_piece(XDeriv *d, XNode *n)
 {

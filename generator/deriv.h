@@ -50,8 +50,6 @@ void xd_init(XDeriv *d, XGraph *g, long long max_visits);
 void xd_wrt(XDeriv *d, XVar *v, const char *name);
 /* d(n)/d(v). */
 XNode *xd(XDeriv *d, XNode *n);
-/* Whether n depends on v (through derived parameters and sin/cos of time too). */
-bool xd_depends(XDeriv *d, XNode *n);
 
 /* The piecewise kind of an operation: 0 none, 1 a kink (continuous: abs,
  * max, min), 2 a jump (heav, sign, flr, ceil, mod, comparisons, logic),
