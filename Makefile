@@ -2,8 +2,12 @@
 #   make            builds build/odegen (the translator)
 #   make test       the whole CPU test suite (no GPU needed)
 #   make demo       the Duffing bifurcation diagram, end to end
+#   make deps       installs every Debian package of tools/packages (as root, or with sudo)
 #   make test-gpu   the GPU suite (run it on a machine with a GPU)
 #   make bench      the GPU benchmarks (writes bench/BENCHMARKS.md)
+# `make test` and `make demo` first install the Debian packages they need that are missing
+# (tools/deps.sh: as root, or with a sudo that needs no password; otherwise they print the
+# command).  ODEGEN_DEPS=no skips that.
 
 CC      ?= cc
 CFLAGS  ?= -O2 -g
@@ -18,7 +22,7 @@ GEN_SRCS := $(sort $(wildcard generator/*.c))
 EMBED_INPUTS := $(sort $(wildcard templates/*.h templates/*.c runtime/*.h runtime/*.c templates/*.mk))
 GEN_GENERATED := $(B)/lexer.c $(B)/parser.c $(B)/embedded.c
 
-.PHONY: all test test-gpu demo bench fuzz clean deps check-tools check-gnuplot
+.PHONY: all test test-gpu demo bench fuzz clean deps check-tools
 all: $(B)/odegen
 
 # Tools the build needs, with a clear message instead of "flex: command not found".
@@ -29,10 +33,9 @@ check-tools:
 	  echo "odegen needs:$$missing.  Install with:  sudo apt-get install flex bison   (or: make deps)" >&2; \
 	  exit 1; fi
 
-# Debian packages for building and testing; run as root (or with sudo).
+# Every Debian package odegen uses (the list: tools/packages).
 deps:
-	apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y \
-	  flex bison make gcc python3 python3-numpy python3-scipy xppaut gnuplot-nox valgrind
+	@bash tools/deps.sh all
 
 $(B)/.dir:
 	@mkdir -p $(B)/asan && touch $@
@@ -99,18 +102,17 @@ fuzz: $(B)/fuzz/fuzz_translator
 
 # The CPU suite: parser, generator, error messages, runtime, numerics, XPPAUT
 # compatibility, a short fuzzing run.  Sanitizers on all host code.
-test: $(B)/odegen $(B)/asan/odegen
+test:
+	@bash tools/deps.sh test
+	@$(MAKE) --no-print-directory $(B)/odegen $(B)/asan/odegen
 	bash tests/run_all.sh
 
 # The Duffing bifurcation diagram, end to end (examples/demo.sh): on a GPU the
-# paper's scan, on the CPU a smaller one; writes build/demo/duffing.{csv,png}.
-GNUPLOT ?= gnuplot
-check-gnuplot:
-	@command -v $(GNUPLOT) >/dev/null 2>&1 || { \
-	  echo "make demo draws its figure with gnuplot.  Install it with:  sudo apt-get install gnuplot-nox   (or: make deps)" >&2; \
-	  exit 1; }
-
-demo: check-gnuplot $(B)/odegen
+# paper's scan, on the CPU a smaller one; writes build/demo/duffing.{csv,png}
+# (without gnuplot the CSV, and how to draw it).
+demo:
+	@bash tools/deps.sh demo
+	@$(MAKE) --no-print-directory $(B)/odegen
 	bash examples/demo.sh
 
 # The GPU suite (run it on a machine with a GPU): tests/gpu/run.sh

@@ -37,6 +37,11 @@ t0=$(date +%s.%N)
 "$D/duffing" --backend $on "${scan[@]}" --transient 1024 --recorded 32 --fields k,y1 -o "$D/duffing.csv"
 wall=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
 echo "demo: CSV (system,rep,k,y1,status: one row per k per recorded period): $D/duffing.csv"
-gnuplot -e "csv='$D/duffing.csv'; png='$D/duffing.png'; note='$n systems, $wall s on the $(echo $on | tr a-z A-Z)'" \
-    examples/gnuplot/demo.gp
+gp="csv='$D/duffing.csv'; png='$D/duffing.png'; note='$n systems, $wall s on the $(echo $on | tr a-z A-Z)'"
+if ! command -v gnuplot >/dev/null 2>&1; then
+    echo "demo: no gnuplot here, so no figure.  Install it (sudo apt-get install gnuplot-nox, or make deps),"
+    echo "then draw it with:  gnuplot -e \"$gp\" examples/gnuplot/demo.gp"
+    exit 0
+fi
+gnuplot -e "$gp" examples/gnuplot/demo.gp
 echo "demo: figure: $D/duffing.png"

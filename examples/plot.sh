@@ -43,6 +43,7 @@ for tag in "${TAGS[@]}"; do
     note=""
     if [ -f "$DIR/summary.txt" ]; then
         note=$(awk -v t="$tag" '$1 == t { line = $0 } END { print line }' "$DIR/summary.txt" \
+               | sed -E 's/ \((CUDA start-up|integration)[^)]*\)//' \
                | sed -nE 's/^[^ ]+ +([^ ]+) .*: ([0-9]+ systems?), [0-9]+ steps, ([^;]*);.*/\2, \3 (\1 size)/p' \
                | tr -d "'\"")
     fi

@@ -39,6 +39,12 @@ void diag_set_source(const char *path, const char *text, size_t len)
 
 void diag_set_stream(FILE *stream) { src.stream = stream; }
 
+const char *diag_source(size_t *len)
+{
+    if (len) *len = src.len;
+    return src.text;
+}
+
 int diag_error_count(void) { return src.errors; }
 
 static FILE *out(void) { return src.stream ? src.stream : stderr; }

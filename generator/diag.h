@@ -23,6 +23,8 @@
  * new count of errors (a process may translate several texts: the fuzzer). */
 void diag_set_source(const char *path, const char *text, size_t len);
 void diag_set_stream(FILE *stream);      /* default: stderr */
+/* The registered text (for the generated file's copy of the source). */
+const char *diag_source(size_t *len);
 
 /* `path:line:col: error: message`, then the source line and a caret under the
  * span (only its first line, when it covers several). */

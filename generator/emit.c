@@ -732,9 +732,16 @@ static void emit_source(Emitter *E)
     emit_jacobian(E);
     emit_fields(E);
     emit_metadata(E);
+    emit_provenance(E);
     append_template(E, "templates/solver.h", false);
     append_template(E, "templates/driver.h", false);
+    append_template(E, "runtime/scan_fill.c", false);
     append_template(E, "runtime/library.c", true);
+    append_template(E, "runtime/shortest_tables.h", false);
+    append_template(E, "runtime/shortest.c", false);
+    append_template(E, "runtime/output.h", true);
+    append_template(E, "runtime/output_csv.c", false);
+    append_template(E, "runtime/output.c", false);
     append_template(E, "runtime/runner.c", true);
 }
 
@@ -788,9 +795,14 @@ static void emit_main(Emitter *E)
 {
     const Model *m = E->m;
     buf_printf(E->out, "/* %s_main.c — " GENERATED_MARKER " from %s; do not edit.\n", m->name, m->path);
-    buf_puts(E->out, " * The runner's entry point: everything else is in the .cu file. */\n");
+    buf_puts(E->out, " * The runner's entry point, and its HDF5 output when the Makefile found HDF5\n"
+                     " * (-DODE_HDF5): an object apart from the .cu file, so that the library needs no\n"
+                     " * HDF5.  Everything else is in the .cu file. */\n");
+    buf_puts(E->out, "#define ODEGEN_GENERATED 1\n#ifndef _POSIX_C_SOURCE\n#define _POSIX_C_SOURCE 200809L\n#endif\n\n");
     buf_printf(E->out, "int %s_main(int argc, char **argv);\n\n", m->name);
     buf_printf(E->out, "int main(int argc, char **argv) { return %s_main(argc, argv); }\n", m->name);
+    append_template(E, "runtime/output.h", true);
+    append_template(E, "runtime/output_h5.c", true);
 }
 
 static void emit_makefile(Emitter *E)
@@ -799,8 +811,12 @@ static void emit_makefile(Emitter *E)
     Buf *o = E->out;
     buf_printf(o, "# Makefile — " GENERATED_MARKER " from %s; do not edit.\n", m->path);
     buf_puts(o, "#   make                builds the runner ./NAME and the library libNAME.a\n"
+                "#   make shared         the shared library libNAME.so (what Python's odegen.load loads)\n"
                 "#   make BACKEND=cpu    without CUDA: the C compiler with OpenMP\n"
-                "#   make ARCH=sm_80     another GPU architecture (default sm_90)\n\n");
+                "#   make ARCH=sm_80     another GPU architecture (default sm_90)\n"
+                "#   make HDF5=0         a runner without HDF5 output (-o FILE.h5); HDF5 is found with\n"
+                "#                       pkg-config or at Debian's place (libhdf5-dev), or is given as\n"
+                "#                       HDF5_CFLAGS=-I... HDF5_LIBS='-L... -lhdf5_hl -lhdf5'\n\n");
     buf_printf(o, "NAME := %s\n", m->name);
     buf_puts(o,
              "NVCC ?= $(shell command -v nvcc 2>/dev/null || { test -x /usr/local/cuda/bin/nvcc && echo /usr/local/cuda/bin/nvcc; })\n"
@@ -813,25 +829,54 @@ static void emit_makefile(Emitter *E)
              "else\n"
              "BACKEND ?= cuda\n"
              "endif\n\n"
+             "# HDF5, for the runner only (NAME_main.c): the library needs none.\n"
+             "HDF5 ?= 1\n"
+             "ifeq ($(HDF5),1)\n"
+             "ifeq ($(origin HDF5_LIBS),undefined)\n"
+             "HDF5_PKG := $(shell for p in hdf5-serial hdf5; do pkg-config --exists $$p 2>/dev/null && { echo $$p; break; }; done)\n"
+             "ifneq ($(HDF5_PKG),)\n"
+             "HDF5_CFLAGS := $(shell pkg-config --cflags $(HDF5_PKG))\n"
+             "HDF5_LIBS := $(patsubst -lhdf5,-lhdf5_hl -lhdf5,$(shell pkg-config --libs $(HDF5_PKG)))\n"
+             "else ifneq ($(wildcard /usr/include/hdf5/serial/hdf5.h),)\n"
+             "HDF5_CFLAGS := -I/usr/include/hdf5/serial\n"
+             "HDF5_LIBS := -L$(firstword $(wildcard /usr/lib/*/hdf5/serial)) -lhdf5_hl -lhdf5\n"
+             "else ifneq ($(wildcard /usr/include/hdf5.h),)\n"
+             "HDF5_LIBS := -lhdf5_hl -lhdf5\n"
+             "endif\n"
+             "endif\n"
+             "endif\n"
+             "ifneq ($(strip $(HDF5_LIBS)),)\n"
+             "MAIN_FLAGS := -DODE_HDF5 $(HDF5_CFLAGS)\n"
+             "else\n"
+             "HDF5_NOTE := @echo \"$(NAME): built without HDF5, so -o FILE.h5 is refused; for it: sudo apt-get install libhdf5-dev, then make clean all\"\n"
+             "endif\n\n"
              "all: $(NAME) lib$(NAME).a\n\n"
              "ifeq ($(BACKEND),cuda)\n"
              "$(NAME).o: $(NAME).cu $(NAME).h\n"
              "\t$(NVCC) $(NVCCFLAGS) -arch=$(ARCH) -Xcompiler \"$(OPENMP)\" -c -o $@ $(NAME).cu\n"
+             "$(NAME).pic.o: $(NAME).cu $(NAME).h\n"
+             "\t$(NVCC) $(NVCCFLAGS) -arch=$(ARCH) -Xcompiler \"-fPIC $(OPENMP)\" -c -o $@ $(NAME).cu\n"
              "LINK = $(NVCC) $(NVCCFLAGS) -arch=$(ARCH) -Xcompiler \"$(OPENMP)\"\n"
              "else\n"
              "$(NAME).o: $(NAME).cu $(NAME).h\n"
              "\t$(CC) $(CFLAGS) -std=c11 $(OPENMP) -x c -c -o $@ $(NAME).cu\n"
+             "$(NAME).pic.o: $(NAME).cu $(NAME).h\n"
+             "\t$(CC) $(CFLAGS) -std=c11 -fPIC $(OPENMP) -x c -c -o $@ $(NAME).cu\n"
              "LINK = $(CC) $(CFLAGS) $(OPENMP)\n"
              "endif\n\n"
              "$(NAME)_main.o: $(NAME)_main.c\n"
-             "\t$(CC) $(CFLAGS) -c -o $@ $(NAME)_main.c\n\n"
+             "\t$(HDF5_NOTE)\n"
+             "\t$(CC) $(CFLAGS) $(MAIN_FLAGS) -c -o $@ $(NAME)_main.c\n\n"
              "$(NAME): $(NAME).o $(NAME)_main.o\n"
-             "\t$(LINK) -o $@ $(NAME).o $(NAME)_main.o $(LDFLAGS) -lm\n\n"
+             "\t$(LINK) -o $@ $(NAME).o $(NAME)_main.o $(LDFLAGS) $(HDF5_LIBS) -lpthread -lm\n\n"
              "lib$(NAME).a: $(NAME).o\n"
              "\t$(AR) rcs $@ $(NAME).o\n\n"
+             "shared: lib$(NAME).so\n"
+             "lib$(NAME).so: $(NAME).pic.o\n"
+             "\t$(LINK) -shared -o $@ $(NAME).pic.o $(LDFLAGS) -lm\n\n"
              "clean:\n"
-             "\trm -f $(NAME) $(NAME).o $(NAME)_main.o lib$(NAME).a\n\n"
-             ".PHONY: all clean\n");
+             "\trm -f $(NAME) $(NAME).o $(NAME)_main.o lib$(NAME).a $(NAME).pic.o lib$(NAME).so\n\n"
+             ".PHONY: all shared clean\n");
 }
 
 bool emit_model(const Model *model, GeneratedFile files[GENERATED_FILES])

@@ -66,6 +66,8 @@ void find_time_trig(Emitter *E);
 Node *time_rate(const Node *arg);
 /* The entry of E->trig for this argument, or -1. */
 int trig_index(const Emitter *E, const Node *arg);
+/* odegen's version, the .ode file's name and text, the options (emit_provenance.c). */
+void emit_provenance(Emitter *E);
 
 /* #line into the .ode file at `line`, and back into the generated file. */
 void to_user_line(Emitter *E, int line);

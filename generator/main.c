@@ -1,12 +1,14 @@
 /* main.c — the odegen command line.
  *
- *   odegen FILE.ode [-o DIR] [--precision double|float] [--check]
+ *   odegen FILE.ode [-o DIR] [--precision double|float] [--option NAME=VALUE]… [--check] [-q]
  *
  * Parses and checks the whole file (reporting every error), then writes the
  * generated files — only when there was no error, and never over a file that
  * odegen did not write itself.
  */
+#include <ctype.h>
 #include <errno.h>
+#include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,10 +26,14 @@
 #include "util.h"
 
 static const char usage_text[] =
-    "usage: odegen FILE.ode [-o DIR] [--precision double|float] [--check] [--print jacobian]\n"
+    "usage: odegen FILE.ode [-o DIR] [--precision double|float] [--option NAME=VALUE]... [--check] [-q]\n"
+    "              [--print jacobian]\n"
     "  -o DIR         write the generated files into DIR (default: ./NAME, NAME the file's base name)\n"
     "  --precision P  integrate in double (default, or @ prec in the file) or float\n"
+    "  --option NAME=VALUE\n"
+    "                 an option as if `@ NAME=VALUE` ended the file (it wins over the file's)\n"
     "  --check        parse and check only; write nothing\n"
+    "  -q, --quiet    no message when all went well (what was written where)\n"
     "  --print jacobian  print the derivatives of the model (Jacobian, d/dt, d/dp, events, resets); write nothing\n";
 
 /* mkdir -p */
@@ -91,14 +97,67 @@ static int write_outputs(const char *dir, GeneratedFile files[GENERATED_FILES])
     return 0;
 }
 
+/* `--option NAME=VALUE`: an S_ASSIGN as in `@ NAME=VALUE` (a number, else a
+ * word such as rkck45), without a place in the file.  NULL if malformed. */
+static Node *option_item(const char *text)
+{
+    const char *eq = strchr(text, '=');
+    if (!eq || eq == text || !eq[1]) return NULL;
+    char *name = arena_strdup(text);
+    name[eq - text] = '\0';
+    const char *value = eq + 1;
+    Loc nowhere = {0, 0, 0, 0};
+    char *end;
+    const double v = strtod(value, &end);
+    const bool number = *end == '\0' && isfinite(v) && !isalpha((unsigned char)value[0]);
+    Node *rhs = number ? ast_num(nowhere, value) : ast_name(nowhere, value);
+    return ast_assign(nowhere, nowhere, name, rhs);
+}
+
+/* The options of the command line, after the file's declarations. */
+static void append_options(Program *prog, Node *items)
+{
+    if (!items) return;
+    Loc nowhere = {0, 0, 0, 0};
+    Node *decl = ast_new(D_OPTIONS, nowhere);
+    decl->items = items;
+    prog->decls = ast_append(prog->decls, decl);
+}
+
+/* Says what was written where, and how to build it; and why the model's
+ * name is not the file's base name, when it is not. */
+static void report_written(const Model *m, const char *path, const char *dir, GeneratedFile files[GENERATED_FILES])
+{
+    fprintf(stderr, "odegen: wrote %s/:", dir);
+    for (int i = 0; i < GENERATED_FILES; i++) fprintf(stderr, "%s %s", i ? "," : "", files[i].name);
+    fprintf(stderr, "\nodegen: build with: make -C %s   (the runner %s/%s and the library %s/lib%s.a)\n", dir, dir,
+            m->name, dir, m->name);
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    const size_t n = strlen(m->name);
+    if (strncmp(base, m->name, n) != 0 || (base[n] != '\0' && base[n] != '.'))
+        fprintf(stderr, "odegen: note: the model's name is '%s', from '%s' (C names: letters, digits and _, "
+                        "not starting with a digit)\n", m->name, base);
+}
+
 int main(int argc, char **argv)
 {
     const char *path = NULL, *dir = NULL;
     int precision = -1;
-    bool check_only = false, dump_ast = false, plain_trig = false, print_jac = false;
+    bool check_only = false, dump_ast = false, plain_trig = false, quiet = false, print_jac = false;
+    Node *options = NULL;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
-        if (!strcmp(a, "-o") || !strcmp(a, "--precision")) {
+        if (!strcmp(a, "--option")) {
+            Node *item = i + 1 < argc ? option_item(argv[i + 1]) : NULL;
+            if (!item) {
+                fprintf(stderr, "odegen: error: --option needs NAME=VALUE%s%s%s\n%s", i + 1 < argc ? ", not '" : "",
+                        i + 1 < argc ? argv[i + 1] : "", i + 1 < argc ? "'" : "", usage_text);
+                return 2;
+            }
+            options = ast_append(options, item);
+            i++;
+        } else if (!strcmp(a, "-o") || !strcmp(a, "--precision")) {
             if (i + 1 >= argc) {
                 fprintf(stderr, "odegen: error: %s needs a value\n%s", a, usage_text);
                 return 2;
@@ -119,6 +178,8 @@ int main(int argc, char **argv)
             }
             print_jac = true;
             i++;
+        } else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
+            quiet = true;
         } else if (!strcmp(a, "--check")) {
             check_only = true;
         } else if (!strcmp(a, "--dump-ast")) {
@@ -157,6 +218,7 @@ int main(int argc, char **argv)
         arena_free_all();
         return n ? 1 : 0;
     }
+    append_options(prog, options);
     Model *m = check_program(prog, precision);
     int status = diag_error_count() ? 1 : 0;
     if (m) m->plain_trig = plain_trig;
@@ -166,11 +228,18 @@ int main(int argc, char **argv)
         GeneratedFile files[GENERATED_FILES];
         emit_model(m, files);
         status = write_outputs(dir ? dir : m->name, files);
+        if (status == 0 && !quiet) report_written(m, path, dir ? dir : m->name, files);
         for (int i = 0; i < GENERATED_FILES; i++) buf_free(&files[i].text);
     }
     if (diag_error_count()) {
         int n = diag_error_count();
         fprintf(stderr, "%d error%s; nothing written\n", n, n == 1 ? "" : "s");
+        if (options) {
+            fprintf(stderr, "(with the options of the command line:");
+            for (Node *it = options; it; it = it->next)
+                fprintf(stderr, " --option %s=%s", it->name, it->rhs->kind == N_NUM ? it->rhs->text : it->rhs->name);
+            fputs(")\n", stderr);
+        }
     }
     free(text);
     arena_free_all();

@@ -31,10 +31,15 @@
  *    Nothing in the library calls exit() or prints.
  *  - Values cross the API as double whatever the model's precision (a model
  *    built with `prec=float` rounds them to float inside).
- *  - A solver holds n "resident" systems in host arrays that are the truth
- *    between calls; a run copies them to the device (when the backend is a
- *    GPU), integrates and copies them back.  On the device, systems are stored
- *    as structure of arrays, value[i * n + system].
+ *  - A solver holds n "resident" systems.  What functions set and get is
+ *    what the systems hold; with a GPU backend the copies between host and
+ *    device are made only when needed, array by array: a run copies in what
+ *    was set since the last run, its results stay on the device until a
+ *    function reads them, and a scan brings back its recorded values (into
+ *    page-locked host memory, kept for the solver's life) and statistics
+ *    summed on the device, so that repeated scans cost little more than their
+ *    kernels.  On the device, systems are stored as structure of arrays,
+ *    value[i * n + system].
  *  - Names are case-insensitive, as in the .ode language; the spelling of the
  *    declaration is what model_name returns.
  *  - No global state: solvers are independent; one solver must not be used by
@@ -69,7 +74,8 @@ enum {
     MODEL_ERR_DEVICE = -5,  /* a CUDA device number that does not exist, or given twice */
     MODEL_ERR_CUDA = -6,    /* a CUDA call failed (the message names it and CUDA's reason) */
     MODEL_ERR_NODATA = -7,  /* recorded values asked for, but the last call recorded none */
-    MODEL_ERR_FAILED = -8   /* the solver's creation failed: only error and free work */
+    MODEL_ERR_FAILED = -8,  /* the solver's creation failed: only error and free work */
+    MODEL_ERR_STOPPED = -9  /* the progress callback asked to stop (model_solver_set_progress) */
 };
 
 /* How a system's last integration ended (the CSV's `status` column). */
@@ -157,6 +163,26 @@ int model_default_fields(int *codes);
 
 /* The model's `repeat transient=N, record=M` (default 0 and 1). */
 void model_default_repeat(int *transient, int *record);
+
+/* The model's `scan` lines, in file order; their Cartesian product (the last
+ * line varying fastest, system index = position in the product) is the
+ * runner's default scan.  model_scan_line gives line `line`'s target
+ * (*kind MODEL_KIND_PARAM, or MODEL_KIND_STATE for an initial value, and
+ * *index) and its number of values (any output may be NULL; MODEL_ERR_ARG
+ * for no such line); model_scan_value its value i (lin as numpy.linspace,
+ * log as numpy.geomspace, both ends exact; list as written), NaN out of
+ * range.
+ *
+ *     for (int l = 0; l < model_scan_count(); l++) {
+ *         int kind, index;
+ *         long n;
+ *         model_scan_line(l, &kind, &index, &n);
+ *         printf("%s: %ld values from %g\n", model_name(kind, index), n, model_scan_value(l, 0));
+ *     }
+ */
+int model_scan_count(void);
+int model_scan_line(int line, int *kind, int *index, long *count);
+double model_scan_value(int line, long i);
 
 /* "ready", "finished", "event", "equilibrium", "maxsteps", "bound", "nan";
  * "unknown" for anything else. */
@@ -247,8 +273,22 @@ int model_solver_set_balance(model_solver *solver, int mode);
 
 /* Progress of a run or scan: fn(user, done, total) is called from the calling
  * thread about ten times a second, and once more at the end with done ==
- * total (systems completed, out of the solver's size).  NULL turns it off. */
-typedef void (*model_progress_fn)(void *user, long done, long total);
+ * total (systems completed, out of the solver's size).  NULL turns it off.
+ *
+ * fn returns 0 to go on.  A non-zero value stops the run or scan as soon as
+ * it can (sqlite3_progress_handler's way: how a program lets Ctrl-C
+ * interrupt a long scan): on the CPU, systems not yet started are left
+ * alone; on the GPU, the launch in flight runs to its end (a kernel cannot
+ * be cut short) and its results are dropped.  The call then returns
+ * MODEL_ERR_STOPPED, records nothing, and the resident systems are partly
+ * integrated: load them again before the next run.
+ *
+ *     static int on_progress(void *user, long done, long total) {
+ *         fprintf(stderr, "\r%ld / %ld", done, total);
+ *         return *(volatile sig_atomic_t *)user;   // set by a SIGINT handler
+ *     }
+ */
+typedef int (*model_progress_fn)(void *user, long done, long total);
 int model_solver_set_progress(model_solver *solver, model_progress_fn fn, void *user);
 
 /* ------------------------------------------------------------------ values */
@@ -407,6 +447,15 @@ int model_solver_recorded_count(const model_solver *solver);
 int model_solver_recorded(model_solver *solver, int rep, int slot, int system, double *value);
 int model_solver_recorded_status(model_solver *solver, int rep, int system, int *status);
 
+/* The same for many systems at once (numpy's way: one call per column):
+ * field slot `slot`, or the status, of systems first … first+count-1 after
+ * recorded integration `rep`, written to out[0], out[stride], … out[(count -
+ * 1) * stride] (stride >= 1, in elements).  Into a (systems × reps) array of
+ * doubles, out = &a[first * reps + rep] and stride = reps. */
+int model_solver_recorded_values(model_solver *solver, int rep, int slot, int first, int count, double *out,
+                                 long stride);
+int model_solver_recorded_statuses(model_solver *solver, int rep, int first, int count, int *out, long stride);
+
 /* ------------------------------------------------------------------ statistics */
 
 typedef struct model_stats {
@@ -422,9 +471,11 @@ int model_solver_stats(model_solver *solver, model_stats *stats);
 /* ------------------------------------------------------------------ runner */
 
 /* The generated command-line program (SPEC §4); NAME_main.c's main calls it.
- * Returns the exit status: 0 done, 1 runtime error, 2 usage error, 130
- * interrupted (SIGINT/SIGTERM end the process at once, with that status,
- * after removing the unfinished output). */
+ * Returns the exit status: 0 done, 1 runtime error, 2 usage error.  SIGINT
+ * and SIGTERM end the process at once with 130 and 143, after removing the
+ * unfinished output (output to a pipe ends with a whole row).  It starts a
+ * writer thread and uses OpenMP: call it from a program's main, not from a
+ * library. */
 int model_main(int argc, char **argv);
 
 #ifdef __cplusplus

@@ -1,16 +1,26 @@
 /* library.c — the C library of a generated model (SPEC §5): the functions
  * declared in api.h, over the solver templates (solver.h, driver.h).
  *
- * A solver holds its n systems in host arrays (structure of arrays, the
- * truth between calls).  With a GPU backend it also holds one slice of them
- * per device; a run copies the host arrays to every device, launches on all,
- * waits for all and copies the results back.  With a progress callback, the
+ * A solver holds its n systems in host arrays (structure of arrays).  With a
+ * GPU backend it also holds one slice of them per device, and the host arrays
+ * are pinned so that copies run at the link's full speed and asynchronously.
+ * Copies are lazy, array by array: a run copies in only the arrays the host
+ * changed since the last run (dev_stale), and leaves its results on the
+ * devices until a function reads them (host_stale; ode_pull); the recorded
+ * values of a scan come back behind the kernel on the same stream, and the
+ * statistics are summed on the device (ode_tally_kernel), so that a scan
+ * moves the recorded values and little else.  With a progress callback, the
  * wait polls the kernels' counter of completed systems: it lives in device
  * memory (system-scope atomics on mapped host memory are refused by
  * compute-sanitizer where the host link has no native atomics, as on x86
  * with PCIe), and a 4-byte copy on a second stream reads it while the kernel
- * runs.  A scan records into a
- * buffer on each device that is copied back once, after the launch.
+ * runs.
+ *
+ * The runner (runner.c) drives solvers through a few functions that api.h
+ * does not declare (at the end): a launch that returns at once and a wait
+ * (ode_launch, ode_finish), a solver resized for a shorter last chunk, and
+ * the systems of a scan made on the device from the scan's definition
+ * (scan_fill.c) instead of copied.
  *
  * Valid as C11 (CPU only) and as CUDA C++ (nvcc: CPU and GPU).  Everything
  * not in api.h is static and named ode_… / Ode…; there is no static mutable
@@ -24,6 +34,7 @@
 #include "example_model.h"
 #include "solver.h"
 #include "driver.h"
+#include "scan_fill.c"
 #endif
 
 #include <limits.h>
@@ -78,6 +89,7 @@ const char *model_strerror(int code)
     case MODEL_ERR_CUDA: return "CUDA error";
     case MODEL_ERR_NODATA: return "no recorded values";
     case MODEL_ERR_FAILED: return "the solver could not be created";
+    case MODEL_ERR_STOPPED: return "stopped by the progress callback";
     default: return code > 0 ? "stopped by the record callback" : "unknown error code";
     }
 }
@@ -183,6 +195,40 @@ void model_default_repeat(int *transient, int *record)
     if (record) *record = ODE_DEFAULT_RECORD;
 }
 
+/* Value i of a scan line of n values: lin as numpy.linspace, log as
+ * numpy.geomspace (both ends exact), list as written.  The runner's scans
+ * use it too. */
+static double ode_scan_point(int type, double a, double b, long n, const double *values, long i)
+{
+    if (type == ODE_SCAN_LIST) return values[i];
+    if (i == 0 || n == 1) return a;
+    if (i == n - 1) return b;
+    const double div = (double)(n - 1);
+    if (type == ODE_SCAN_LIN) return (double)i * ((b - a) / div) + a;
+    const double la = log10(a), lb = log10(b);
+    return pow(10.0, (double)i * ((lb - la) / div) + la);
+}
+
+int model_scan_count(void) { return ODE_NSCAN; }
+
+int model_scan_line(int line, int *kind, int *index, long *count)
+{
+    if (line < 0 || line >= ODE_NSCAN) return MODEL_ERR_ARG;
+    const OdeScanSpec *sp = &ode_default_scans[line];
+    if (kind) *kind = sp->target_kind == ODE_TARGET_STATE ? MODEL_KIND_STATE : MODEL_KIND_PARAM;
+    if (index) *index = sp->target;
+    if (count) *count = sp->n;
+    return MODEL_OK;
+}
+
+double model_scan_value(int line, long i)
+{
+    if (line < 0 || line >= ODE_NSCAN) return NAN;
+    const OdeScanSpec *sp = &ode_default_scans[line];
+    if (i < 0 || i >= sp->n) return NAN;
+    return ode_scan_point(sp->kind, sp->a, sp->b, sp->n, sp->values, i);
+}
+
 static const char *const ode_status_names[ODE_NSTATUS] = {"ready", "finished", "event", "equilibrium",
                                                           "maxsteps", "bound", "nan"};
 
@@ -263,11 +309,29 @@ int model_gpu_info(int device, char *name, size_t name_size, size_t *free_bytes,
 
 /* ------------------------------------------------------------------ the handle */
 
+/* The per-system arrays, numbered for the masks below. */
+#define ODE_ARRAY_ENUM(member, rows) ODE_ARRAY_##member,
+enum { ODE_ARRAYS(ODE_ARRAY_ENUM) ODE_NARRAY };
+#undef ODE_ARRAY_ENUM
+#define ODE_ABIT(member) (1u << ODE_ARRAY_##member)
+#define ODE_ARRAY_BIT(member, rows) | ODE_ABIT(member)
+#define ODE_ALL_ARRAYS (0u ODE_ARRAYS(ODE_ARRAY_BIT))
+#define ODE_RESULTS (0u ODE_RESULT_ARRAYS(ODE_ARRAY_BIT))
+#define ODE_COUNTS (ODE_ABIT(status) | ODE_ABIT(steps) | ODE_ABIT(evals))
+
+/* What the systems of a launch add up to (model_solver_stats), summed on the
+ * device so that the statistics need not copy every system back. */
+typedef struct OdeTally {
+    unsigned long long steps, evals;
+    unsigned long long count[ODE_NSTATUS];
+} OdeTally;
+
 #ifdef __CUDACC__
 /* One device's slice of the systems: systems first … first+a.n-1. */
 typedef struct OdeDevice {
     int id;                    /* CUDA device number */
     int first;                 /* first system of the slice */
+    int cap;                   /* systems its arrays hold (a.n <= cap) */
     OdeArrays a;               /* device arrays, stride a.n */
     cudaStream_t stream;
     cudaEvent_t begin, done;   /* recorded around the launch (the kernel's time) */
@@ -278,16 +342,23 @@ typedef struct OdeDevice {
     ode_real *rec;             /* recording buffer (device) and its capacity */
     int *rec_status;
     size_t rec_cap, rec_status_cap;
+    OdeTally *tally_d;         /* the last launch's sums (device), and their copy (pinned) */
+    OdeTally *tally;
+    OdeFillPlan plan;          /* a scan's definition in device memory (ode_solver_set_plan) */
+    void *plan_memory;
     int launched;              /* a launch on this device awaits its results */
 } OdeDevice;
 #endif
 
 struct model_solver {
     int n;                     /* resident systems */
+    int cap;                   /* systems the arrays hold (n <= cap: ode_solver_resize) */
     int backend;               /* MODEL_BACKEND_CPU or _GPU */
     int failed;                /* creation failed: only error and free work */
     const char *op;            /* the public function being run (for messages) */
-    OdeArrays h;               /* host arrays: the truth between calls (h.rec unused but during a CPU scan) */
+    OdeArrays h;               /* host arrays (pinned with a GPU): the truth between calls, but
+                                  for the arrays in host_stale (h.rec used during a CPU scan only) */
+    unsigned pinned;           /* bit per array, and ODE_NARRAY for rec: allocated pinned */
     ode_real *rec;             /* recorded values [(r * nfield + f) * n + i] */
     int *rec_status;           /* recorded statuses [r * n + i] */
     size_t rec_cap, rec_status_cap;
@@ -298,9 +369,15 @@ struct model_solver {
     model_progress_fn progress;
     void *progress_user;
     int ndev;
+    /* Where each array is current (GPU backend): a bit per array. */
+    unsigned host_stale;       /* the device holds newer values (a run wrote them) */
+    unsigned dev_stale;        /* the host holds newer values (a set, a load) */
+    int tally_valid;           /* the devices' tallies describe the systems as they are */
+    int pending;               /* ode_launch started work that ode_finish has not collected */
+    int pending_record;
 #ifdef __CUDACC__
     OdeDevice *dev;
-    int synced;                /* the device arrays hold what the host arrays hold */
+    const OdeFillPlan *plan;   /* the plan uploaded to every device, or NULL */
 #endif
     char describe[256];
     char error[512];
@@ -332,15 +409,6 @@ static int ode_enter(model_solver *s, const char *op)
     return MODEL_OK;
 }
 
-static void ode_changed(model_solver *s)
-{
-#ifdef __CUDACC__
-    s->synced = 0;
-#else
-    (void)s;
-#endif
-}
-
 /* a * b elements of `size` bytes, or 0 when that overflows size_t. */
 static size_t ode_bytes(size_t a, size_t b, size_t size)
 {
@@ -354,6 +422,37 @@ static void *ode_alloc(model_solver *s, size_t bytes, const char *what)
     void *p = bytes ? malloc(bytes) : NULL;
     if (!p) ode_fail(s, MODEL_ERR_NOMEM, "cannot allocate %zu bytes of host memory for %s", bytes, what);
     return p;
+}
+
+/* Host memory that the GPU copies to and from: pinned (page-locked, copied
+ * at full speed and asynchronously) with a GPU backend, where the system
+ * allows; plain otherwise.  *pinned says which, for ode_host_free. */
+static void *ode_host_alloc(model_solver *s, size_t bytes, const char *what, int *pinned)
+{
+    *pinned = 0;
+#ifdef __CUDACC__
+    if (s->backend == MODEL_BACKEND_GPU && bytes) {
+        void *p = NULL;
+        if (cudaMallocHost(&p, bytes) == cudaSuccess) {
+            *pinned = 1;
+            return p;
+        }
+        cudaGetLastError();
+    }
+#endif
+    return ode_alloc(s, bytes, what);
+}
+
+static void ode_host_free(void *p, int pinned)
+{
+#ifdef __CUDACC__
+    if (pinned) {
+        cudaFreeHost(p);
+        return;
+    }
+#endif
+    (void)pinned;
+    free(p);
 }
 
 /* The defaults of system i: initial values, parameters, window, READY. */
@@ -374,11 +473,14 @@ static void ode_reset_system(model_solver *s, int i)
 
 static int ode_host_create(model_solver *s)
 {
-    const size_t n = (size_t)s->n;
+    const size_t n = (size_t)s->cap;
     s->h.n = s->n;
+    int pinned = 0;
 #define ODE_HOST_ALLOC(member, rows)                                                                        \
-    if (!(*(void **)&s->h.member = ode_alloc(s, ode_bytes(n, (rows), sizeof *s->h.member), "the arrays of " #member))) \
-        return MODEL_ERR_NOMEM;
+    if (!(*(void **)&s->h.member = ode_host_alloc(s, ode_bytes(n, (rows), sizeof *s->h.member),                    \
+                                                  "the arrays of " #member, &pinned)))                              \
+        return MODEL_ERR_NOMEM;                                                                                     \
+    s->pinned |= pinned ? ODE_ABIT(member) : 0u;
     ODE_ARRAYS(ODE_HOST_ALLOC)
 #undef ODE_HOST_ALLOC
     for (int i = 0; i < s->n; i++) ode_reset_system(s, i);
@@ -386,7 +488,7 @@ static int ode_host_create(model_solver *s)
 }
 
 /* Makes room for `record` integrations of the current fields in the host
- * recording buffer. */
+ * recording buffer (pinned with a GPU: the copies back are asynchronous). */
 static int ode_host_rec(model_solver *s, int record)
 {
     const size_t values = ode_bytes((size_t)record * (size_t)(s->h.nfield > 0 ? s->h.nfield : 1), (size_t)s->n, 1);
@@ -394,18 +496,24 @@ static int ode_host_rec(model_solver *s, int record)
     if (!values || !statuses || !ode_bytes(values, 1, sizeof(ode_real)) || !ode_bytes(statuses, 1, sizeof(int)))
         return ode_fail(s, MODEL_ERR_NOMEM, "recording %d integrations of %d systems needs more memory than can be addressed",
                         record, s->n);
+    const unsigned rec_bit = 1u << ODE_NARRAY, status_bit = 2u << ODE_NARRAY;
+    int pinned = 0;
     if (values > s->rec_cap) {
-        free(s->rec);
+        ode_host_free(s->rec, (s->pinned & rec_bit) != 0);
         s->rec_cap = 0;
-        if (!(s->rec = (ode_real *)ode_alloc(s, values * sizeof(ode_real), "the recorded values")))
+        s->pinned &= ~rec_bit;
+        if (!(s->rec = (ode_real *)ode_host_alloc(s, values * sizeof(ode_real), "the recorded values", &pinned)))
             return MODEL_ERR_NOMEM;
+        s->pinned |= pinned ? rec_bit : 0u;
         s->rec_cap = values;
     }
     if (statuses > s->rec_status_cap) {
-        free(s->rec_status);
+        ode_host_free(s->rec_status, (s->pinned & status_bit) != 0);
         s->rec_status_cap = 0;
-        if (!(s->rec_status = (int *)ode_alloc(s, statuses * sizeof(int), "the recorded statuses")))
+        s->pinned &= ~status_bit;
+        if (!(s->rec_status = (int *)ode_host_alloc(s, statuses * sizeof(int), "the recorded statuses", &pinned)))
             return MODEL_ERR_NOMEM;
+        s->pinned |= pinned ? status_bit : 0u;
         s->rec_status_cap = statuses;
     }
     return MODEL_OK;
@@ -417,6 +525,7 @@ typedef struct OdeReport {
     model_solver *s;
     double last;     /* when fn was last called */
     long done;       /* what it was last told */
+    int stop;        /* it returned non-zero: the run ends as soon as it can */
 } OdeReport;
 
 static double ode_now(void)
@@ -427,17 +536,23 @@ static double ode_now(void)
 }
 
 /* Passes `done` on to the user's callback at most ten times a second, and
- * always the final count. */
-static void ode_report(void *user, long done)
+ * always the final count.  Returns non-zero once the callback asked to stop. */
+static int ode_report(void *user, long done)
 {
     OdeReport *r = (OdeReport *)user;
     const long total = r->s->n;
-    if (done == r->done) return;
+    if (r->stop || done == r->done) return r->stop;
     const double now = ode_now();
-    if (done < total && now - r->last < 0.1) return;
+    if (done < total && now - r->last < 0.1) return 0;
     r->last = now;
     r->done = done;
-    r->s->progress(r->s->progress_user, done, total);
+    r->stop = r->s->progress(r->s->progress_user, done, total) != 0;
+    return r->stop;
+}
+
+static int ode_stopped(model_solver *s)
+{
+    return ode_fail(s, MODEL_ERR_STOPPED, "stopped by the progress callback: the systems are partly integrated");
 }
 
 /* ------------------------------------------------------------------ CUDA */
@@ -490,7 +605,7 @@ static cudaError_t ode_copy_rows(void *dst, size_t dpitch, const void *src, size
 
 static int ode_device_create(model_solver *s, OdeDevice *d)
 {
-    const size_t n = (size_t)d->a.n;
+    const size_t n = (size_t)d->cap;
     ODE_CUDA(s, d, cudaSetDevice(d->id));
     ODE_CUDA(s, d, cudaStreamCreateWithFlags(&d->stream, cudaStreamNonBlocking));
     ODE_CUDA(s, d, cudaEventCreate(&d->begin));
@@ -498,8 +613,11 @@ static int ode_device_create(model_solver *s, OdeDevice *d)
     ODE_CUDA(s, d, cudaStreamCreateWithFlags(&d->poll, cudaStreamNonBlocking));
     ODE_CUDA(s, d, cudaMallocHost((void **)&d->progress, sizeof(unsigned int)));
     *d->progress = 0;
+    ODE_CUDA(s, d, cudaMallocHost((void **)&d->tally, sizeof(OdeTally)));
+    memset(d->tally, 0, sizeof(OdeTally));
     ODE_CUDA(s, d, cudaMalloc((void **)&d->progress_d, sizeof(unsigned int)));
     ODE_CUDA(s, d, cudaMalloc((void **)&d->queue, sizeof(unsigned int)));
+    ODE_CUDA(s, d, cudaMalloc((void **)&d->tally_d, sizeof(OdeTally)));
 #define ODE_DEVICE_ALLOC(member, rows) \
     ODE_CUDA(s, d, cudaMalloc((void **)&d->a.member, ode_bytes(n, (rows), sizeof *d->a.member)));
     ODE_ARRAYS(ODE_DEVICE_ALLOC)
@@ -521,12 +639,25 @@ static void ode_device_free(OdeDevice *d)
     cudaFree(d->rec_status);
     cudaFree(d->queue);
     cudaFree(d->progress_d);
+    cudaFree(d->tally_d);
+    cudaFree(d->plan_memory);
     if (d->progress) cudaFreeHost(d->progress);
+    if (d->tally) cudaFreeHost(d->tally);
     if (d->done) cudaEventDestroy(d->done);
     if (d->begin) cudaEventDestroy(d->begin);
     if (d->poll) cudaStreamDestroy(d->poll);
     if (d->stream) cudaStreamDestroy(d->stream);
     cudaGetLastError();
+}
+
+/* The slices of the n active systems: contiguous, of near-equal size. */
+static void ode_gpu_slices(model_solver *s)
+{
+    for (int k = 0; k < s->ndev; k++) {
+        OdeDevice *d = &s->dev[k];
+        d->first = (int)((long long)s->n * k / s->ndev);
+        d->a.n = (int)((long long)s->n * (k + 1) / s->ndev) - d->first;
+    }
 }
 
 /* Sets up the GPU backend on the given devices. */
@@ -558,9 +689,9 @@ static int ode_gpu_create(model_solver *s, const int *devices, int ndevices)
     for (int k = 0; k < ndevices; k++) {
         OdeDevice *d = &s->dev[k];
         d->id = devices[k];
-        d->first = (int)((long long)s->n * k / ndevices);
-        d->a.n = (int)((long long)s->n * (k + 1) / ndevices) - d->first;
+        d->cap = (int)(((long long)s->cap + ndevices - 1) / ndevices);   /* the largest slice of any n <= cap */
     }
+    ode_gpu_slices(s);
     for (int k = 0; k < ndevices; k++) {
         int rc = ode_device_create(s, &s->dev[k]);
         if (rc != MODEL_OK) return rc;
@@ -572,7 +703,7 @@ static int ode_gpu_create(model_solver *s, const int *devices, int ndevices)
     for (int k = 0; k < ndevices && used < sizeof s->describe; k++)
         used += (size_t)snprintf(s->describe + used, sizeof s->describe - used, "%s%d", k ? "," : "", devices[k]);
     if (used < sizeof s->describe) snprintf(s->describe + used, sizeof s->describe - used, ": %.200s", prop.name);
-    s->synced = 0;
+    s->dev_stale = ODE_ALL_ARRAYS;   /* the device arrays hold nothing yet */
     return MODEL_OK;
 }
 
@@ -604,15 +735,59 @@ static int ode_gpu_rec(model_solver *s, int record)
     return MODEL_OK;
 }
 
-/* Copies device d's inputs, launches its slice and records its event. */
+/* The statistics of the slice: one warp-reduced atomic add per warp. */
+__global__ static void ode_tally_kernel(const __grid_constant__ OdeArrays a, OdeTally *out)
+{
+    unsigned long long steps = 0, evals = 0, count[ODE_NSTATUS];
+    for (int k = 0; k < ODE_NSTATUS; k++) count[k] = 0;
+    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < a.n; i += gridDim.x * blockDim.x) {
+        steps += a.steps[i];
+        evals += a.evals[i];
+        const int st = a.status[i];
+        for (int k = 0; k < ODE_NSTATUS; k++) count[k] += st == k;
+    }
+    for (int offset = 16; offset > 0; offset /= 2) {
+        steps += __shfl_down_sync(0xffffffffu, steps, offset);
+        evals += __shfl_down_sync(0xffffffffu, evals, offset);
+        for (int k = 0; k < ODE_NSTATUS; k++) count[k] += __shfl_down_sync(0xffffffffu, count[k], offset);
+    }
+    if ((threadIdx.x & 31) == 0) {
+        atomicAdd(&out->steps, steps);
+        atomicAdd(&out->evals, evals);
+        for (int k = 0; k < ODE_NSTATUS; k++)
+            if (count[k]) atomicAdd(&out->count[k], count[k]);
+    }
+}
+
+/* Copies the host's newer arrays (dev_stale) to device d. */
+static int ode_gpu_push(model_solver *s, OdeDevice *d)
+{
+    const unsigned mask = s->dev_stale;
+#define ODE_H2D(member, rows) \
+    if (mask & ODE_ABIT(member)) ODE_TO_DEVICE(s, d, member, rows);
+    ODE_ARRAYS(ODE_H2D)
+#undef ODE_H2D
+    return MODEL_OK;
+}
+
+/* Copies device d's newer arrays among `mask` to the host (asynchronously). */
+static int ode_gpu_pull(model_solver *s, OdeDevice *d, unsigned mask)
+{
+#define ODE_D2H(member, rows) \
+    if (mask & ODE_ABIT(member)) ODE_TO_HOST(s, d, member, rows);
+    ODE_ARRAYS(ODE_D2H)
+#undef ODE_D2H
+    return MODEL_OK;
+}
+
+/* Starts device d's share of a launch, all on its stream: the host's newer
+ * arrays in, the kernel between two events, the tally, and the recorded
+ * values back to the (pinned) host buffer.  Nothing waits. */
 static int ode_gpu_start(model_solver *s, OdeDevice *d, int transient, int record)
 {
     ODE_CUDA(s, d, cudaSetDevice(d->id));
-    if (!s->synced) {
-#define ODE_H2D(member, rows) ODE_TO_DEVICE(s, d, member, rows);
-        ODE_ARRAYS(ODE_H2D)
-#undef ODE_H2D
-    }
+    int rc = ode_gpu_push(s, d);
+    if (rc != MODEL_OK) return rc;
     d->a.rec = record > 0 ? d->rec : NULL;
     d->a.rec_status = record > 0 ? d->rec_status : NULL;
     d->a.nfield = s->h.nfield;
@@ -625,6 +800,20 @@ static int ode_gpu_start(model_solver *s, OdeDevice *d, int transient, int recor
     ODE_CUDA(s, d, ode_gpu_launch(&d->a, transient, record, s->block, s->balanced, d->stream));
     d->launched = 1;
     ODE_CUDA(s, d, cudaEventRecord(d->done, d->stream));
+    ODE_CUDA(s, d, cudaMemsetAsync(d->tally_d, 0, sizeof(OdeTally), d->stream));
+    const int blocks = (d->a.n + 255) / 256 < 1024 ? (d->a.n + 255) / 256 : 1024;
+    ode_tally_kernel<<<blocks, 256, 0, d->stream>>>(d->a, d->tally_d);
+    ODE_CUDA(s, d, cudaGetLastError());
+    ODE_CUDA(s, d, cudaMemcpyAsync(d->tally, d->tally_d, sizeof(OdeTally), cudaMemcpyDeviceToHost, d->stream));
+    if (record > 0) {
+        const size_t r = sizeof(ode_real);
+        ODE_CUDA(s, d, ode_copy_rows(s->rec + d->first, (size_t)s->n * r, d->rec, (size_t)d->a.n * r,
+                                     (size_t)d->a.n * r, (size_t)record * (size_t)s->h.nfield,
+                                     cudaMemcpyDeviceToHost, d->stream));
+        ODE_CUDA(s, d, ode_copy_rows(s->rec_status + d->first, (size_t)s->n * sizeof(int), d->rec_status,
+                                     (size_t)d->a.n * sizeof(int), (size_t)d->a.n * sizeof(int), (size_t)record,
+                                     cudaMemcpyDeviceToHost, d->stream));
+    }
     return MODEL_OK;
 }
 
@@ -636,21 +825,13 @@ static void ode_nap(double seconds)
     nanosleep(&ts, NULL);
 }
 
-/* Waits until every launched device is done, reporting progress meanwhile. */
+/* Waits until every launched device is done, reporting progress meanwhile.
+ * Once the callback asks to stop, it only waits: a launch cannot be cut
+ * short. */
 static int ode_gpu_wait(model_solver *s, OdeReport *report)
 {
-    if (!s->progress) {
-        for (int k = 0; k < s->ndev; k++) {
-            OdeDevice *d = &s->dev[k];
-            if (d->launched) {
-                ODE_CUDA(s, d, cudaSetDevice(d->id));
-                ODE_CUDA(s, d, cudaEventSynchronize(d->done));
-            }
-        }
-        return MODEL_OK;
-    }
     double nap = 50e-6;
-    for (;;) {
+    while (s->progress && !report->stop) {
         int pending = 0;
         long done = 0;
         for (int k = 0; k < s->ndev; k++) {
@@ -671,36 +852,29 @@ static int ode_gpu_wait(model_solver *s, OdeReport *report)
             const unsigned int seen = *d->progress;
             done += seen < (unsigned int)d->a.n ? (long)seen : (long)d->a.n;
         }
-        if (!pending) return MODEL_OK;
+        if (!pending) break;
         ode_report(report, done);
         ode_nap(nap);
         if (nap < 2e-3) nap *= 2;
     }
-}
-
-/* Copies device d's results (and recorded values) back to the host. */
-static int ode_gpu_finish(model_solver *s, OdeDevice *d, int record)
-{
-    ODE_CUDA(s, d, cudaSetDevice(d->id));
-#define ODE_D2H(member, rows) ODE_TO_HOST(s, d, member, rows);
-    ODE_RESULT_ARRAYS(ODE_D2H)
-#undef ODE_D2H
-    if (record > 0) {
-        const size_t r = sizeof(ode_real);
-        ODE_CUDA(s, d, ode_copy_rows(s->rec + d->first, (size_t)s->n * r, d->rec, (size_t)d->a.n * r,
-                                     (size_t)d->a.n * r, (size_t)record * (size_t)s->h.nfield,
-                                     cudaMemcpyDeviceToHost, d->stream));
-        ODE_CUDA(s, d, ode_copy_rows(s->rec_status + d->first, (size_t)s->n * sizeof(int), d->rec_status,
-                                     (size_t)d->a.n * sizeof(int), (size_t)d->a.n * sizeof(int), (size_t)record,
-                                     cudaMemcpyDeviceToHost, d->stream));
+    /* The kernels are done (or no progress is wanted): the copies after them. */
+    s->kernel_seconds = 0;
+    for (int k = 0; k < s->ndev; k++) {
+        OdeDevice *d = &s->dev[k];
+        if (!d->launched) continue;
+        ODE_CUDA(s, d, cudaSetDevice(d->id));
+        ODE_CUDA(s, d, cudaStreamSynchronize(d->stream));
+        float ms = 0;
+        ODE_CUDA(s, d, cudaEventElapsedTime(&ms, d->begin, d->done));
+        if (ms / 1e3 > s->kernel_seconds) s->kernel_seconds = ms / 1e3;   /* the slowest device */
+        d->launched = 0;
     }
-    ODE_CUDA(s, d, cudaStreamSynchronize(d->stream));
-    d->launched = 0;
     return MODEL_OK;
 }
 
 /* Leaves no launch behind after a failure (their own errors are dropped:
- * the first one is what the message reports). */
+ * the first one is what the message reports).  What the devices hold is then
+ * unknown: the host's arrays are what counts. */
 static void ode_gpu_drain(model_solver *s)
 {
     for (int k = 0; k < s->ndev; k++) {
@@ -709,33 +883,81 @@ static void ode_gpu_drain(model_solver *s)
         d->launched = 0;
     }
     cudaGetLastError();
-    s->synced = 0;
+    s->dev_stale = ODE_ALL_ARRAYS;
+    s->host_stale = 0;
+    s->tally_valid = 0;
 }
 
-static int ode_gpu_execute(model_solver *s, int transient, int record, OdeReport *report)
+/* Creates the CUDA context of each device now, so that its cost (hundreds of
+ * milliseconds) is measured apart from the integration's. */
+static int ode_gpu_start_up(const int *devices, int ndevices, char *error, size_t size)
 {
-    int rc = record > 0 ? ode_gpu_rec(s, record) : MODEL_OK;
-    for (int k = 0; k < s->ndev && rc == MODEL_OK; k++)
-        if (s->dev[k].a.n > 0) rc = ode_gpu_start(s, &s->dev[k], transient, record);
-    if (rc == MODEL_OK) rc = ode_gpu_wait(s, report);
-    s->kernel_seconds = 0;
-    for (int k = 0; k < s->ndev && rc == MODEL_OK; k++) {   /* the slowest device's kernel time */
-        OdeDevice *d = &s->dev[k];
-        float ms = 0;
-        if (!d->launched) continue;
-        ODE_CUDA(s, d, cudaEventElapsedTime(&ms, d->begin, d->done));
-        if (ms / 1e3 > s->kernel_seconds) s->kernel_seconds = ms / 1e3;
+    for (int k = 0; k < ndevices; k++) {
+        cudaError_t err = cudaSetDevice(devices[k]);
+        if (err == cudaSuccess) err = cudaFree(0);
+        if (err != cudaSuccess) {
+            snprintf(error, size, "CUDA device %d: %s", devices[k], cudaGetErrorString(err));
+            cudaGetLastError();
+            return MODEL_ERR_CUDA;
+        }
     }
-    for (int k = 0; k < s->ndev && rc == MODEL_OK; k++)
-        if (s->dev[k].launched) rc = ode_gpu_finish(s, &s->dev[k], record);
-    if (rc != MODEL_OK) {
-        ode_gpu_drain(s);
-        return rc;
-    }
-    s->synced = 1;
     return MODEL_OK;
 }
+
+/* Systems that the devices run at once (a full wave): the kernel's occupancy
+ * times the multiprocessors, summed over the devices. */
+static long long ode_gpu_resident(model_solver *s)
+{
+    long long total = 0;
+    for (int k = 0; k < s->ndev; k++) {
+        int sms = 0, per_sm = 0;
+        if (cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, s->dev[k].id) != cudaSuccess ||
+            cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, ode_kernel, s->block, 0) != cudaSuccess) {
+            cudaGetLastError();
+            continue;
+        }
+        total += (long long)sms * per_sm * s->block;
+    }
+    return total;
+}
 #endif /* __CUDACC__ */
+
+/* ------------------------------------------------------------------ where the values are */
+
+/* Makes the host's copies of the arrays in `mask` current (copying back what
+ * the last runs left on the devices).  Every function that reads or changes
+ * the host arrays calls it first: results stay on the device until asked
+ * for. */
+static int ode_pull(model_solver *s, unsigned mask)
+{
+#ifdef __CUDACC__
+    mask &= s->host_stale;
+    if (!mask) return MODEL_OK;
+    for (int k = 0; k < s->ndev; k++) {
+        OdeDevice *d = &s->dev[k];
+        if (d->a.n == 0) continue;
+        ODE_CUDA(s, d, cudaSetDevice(d->id));
+        int rc = ode_gpu_pull(s, d, mask);
+        if (rc != MODEL_OK) return rc;
+    }
+    for (int k = 0; k < s->ndev; k++) {
+        OdeDevice *d = &s->dev[k];
+        if (d->a.n > 0) ODE_CUDA(s, d, cudaStreamSynchronize(d->stream));
+    }
+    s->host_stale &= ~mask;
+#else
+    (void)s;
+    (void)mask;
+#endif
+    return MODEL_OK;
+}
+
+/* The host changed the arrays in `mask`: the next run copies them in. */
+static void ode_touch(model_solver *s, unsigned mask)
+{
+    if (s->backend == MODEL_BACKEND_GPU) s->dev_stale |= mask;
+    if (mask & ODE_COUNTS) s->tally_valid = 0;
+}
 
 /* ------------------------------------------------------------------ solvers */
 
@@ -747,17 +969,19 @@ static int ode_create(model_solver *s, int n, int backend, const int *devices, i
     if (ndevices < 0 || (ndevices > 0 && !devices))
         return ode_fail(s, MODEL_ERR_ARG, "bad device list (%d devices)", ndevices);
     s->n = n;
+    s->cap = n;
     s->block = ODE_BLOCK_SIZE;
     s->h.nfield = model_default_fields(s->h.fields);
+    if (backend == MODEL_BACKEND_AUTO) backend = model_gpu_count() > 0 ? MODEL_BACKEND_GPU : MODEL_BACKEND_CPU;
+#ifndef __CUDACC__
+    if (backend == MODEL_BACKEND_GPU) return ode_fail(s, MODEL_ERR_NO_GPU, "no GPU: %s", model_gpu_error());
+#endif
+    s->backend = backend;
     int rc = ode_host_create(s);
     if (rc != MODEL_OK) return rc;
-    if (backend == MODEL_BACKEND_AUTO) backend = model_gpu_count() > 0 ? MODEL_BACKEND_GPU : MODEL_BACKEND_CPU;
-    s->backend = backend;
     if (backend == MODEL_BACKEND_GPU) {
 #ifdef __CUDACC__
         return ode_gpu_create(s, devices, ndevices);
-#else
-        return ode_fail(s, MODEL_ERR_NO_GPU, "no GPU: %s", model_gpu_error());
 #endif
     }
 #ifdef _OPENMP
@@ -788,11 +1012,11 @@ void model_solver_free(model_solver *s)
     for (int k = 0; k < s->ndev; k++) ode_device_free(&s->dev[k]);
     free(s->dev);
 #endif
-#define ODE_HOST_FREE(member, rows) free(s->h.member);
+#define ODE_HOST_FREE(member, rows) ode_host_free(s->h.member, (s->pinned & ODE_ABIT(member)) != 0);
     ODE_ARRAYS(ODE_HOST_FREE)
 #undef ODE_HOST_FREE
-    free(s->rec);
-    free(s->rec_status);
+    ode_host_free(s->rec, (s->pinned & (1u << ODE_NARRAY)) != 0);
+    ode_host_free(s->rec_status, (s->pinned & (2u << ODE_NARRAY)) != 0);
     free(s);
 }
 
@@ -907,6 +1131,24 @@ static ode_real *ode_value(model_solver *s, int kind, int index, int i)
     }
 }
 
+/* The arrays that a per-system value of `kind` lives in (a field may read
+ * any of them). */
+static unsigned ode_kind_arrays(int kind)
+{
+    switch (kind) {
+    case MODEL_KIND_STATE: return ODE_ABIT(y);
+    case MODEL_KIND_PARAM: return ODE_ABIT(p);
+    case MODEL_KIND_ACC: return ODE_ABIT(acc);
+    case MODEL_KIND_T: return ODE_ABIT(t);
+    case MODEL_KIND_T0: return ODE_ABIT(t0);
+    case MODEL_KIND_T1: return ODE_ABIT(t1);
+    case MODEL_KIND_STATUS: return ODE_ABIT(status);
+    case MODEL_KIND_STEPS: return ODE_ABIT(steps);
+    case MODEL_KIND_EVALS: return ODE_ABIT(evals);
+    default: return ODE_ALL_ARRAYS;
+    }
+}
+
 static int ode_set(model_solver *s, int kind, int index, int system, double value)
 {
     int rc = ode_check_value(s, kind, index, 0);
@@ -914,12 +1156,15 @@ static int ode_set(model_solver *s, int kind, int index, int system, double valu
     if (rc != MODEL_OK) return rc;
     if (kind == MODEL_KIND_STATUS && !(value >= 0 && value < ODE_NSTATUS && value == (int)value))
         return ode_fail(s, MODEL_ERR_ARG, "%g is not a status (0 to %d)", value, ODE_NSTATUS - 1);
+    const unsigned bit = ode_kind_arrays(kind);
+    rc = ode_pull(s, bit);
+    if (rc != MODEL_OK) return rc;
     const int lo = system == MODEL_ALL_SYSTEMS ? 0 : system, hi = system == MODEL_ALL_SYSTEMS ? s->n : system + 1;
     for (int i = lo; i < hi; i++) {
         if (kind == MODEL_KIND_STATUS) s->h.status[i] = (int)value;
         else *ode_value(s, kind, index, i) = (ode_real)value;
     }
-    ode_changed(s);
+    ode_touch(s, bit);
     return MODEL_OK;
 }
 
@@ -928,6 +1173,7 @@ static int ode_get(model_solver *s, int kind, int index, int system, double *val
     int rc = ode_check_value(s, kind, index, 1);
     if (rc == MODEL_OK) rc = ode_check_system(s, system, 0);
     if (rc == MODEL_OK && !value) rc = ode_fail(s, MODEL_ERR_ARG, "value is NULL");
+    if (rc == MODEL_OK) rc = ode_pull(s, ode_kind_arrays(kind));
     if (rc != MODEL_OK) return rc;
     switch (kind) {
     case MODEL_KIND_STATUS: *value = s->h.status[system]; break;
@@ -998,6 +1244,7 @@ int model_solver_get_counts(model_solver *s, int system, int *status, unsigned l
 {
     int rc = ode_enter(s, __func__);
     if (rc == MODEL_OK) rc = ode_check_system(s, system, 0);
+    if (rc == MODEL_OK) rc = ode_pull(s, ODE_COUNTS);
     if (rc != MODEL_OK) return rc;
     if (status) *status = s->h.status[system];
     if (steps) *steps = s->h.steps[system];
@@ -1127,12 +1374,16 @@ static int ode_check_transfer(model_solver *s, const model_pool *pool, const Ode
 static int ode_transfer(model_solver *s, model_pool *pool, const OdeTransfer *x, int loading)
 {
     int rc = ode_check_transfer(s, pool, x, loading);
+    /* A load of every slot in order replaces everything: nothing to copy back first. */
+    const int whole = loading && !x->entries && !x->slots && x->slot == 0 && x->count == s->n;
+    if (rc == MODEL_OK && !whole) rc = ode_pull(s, ODE_ALL_ARRAYS);
     if (rc != MODEL_OK) return rc;
+    if (whole) s->host_stale = 0;
     for (int m = 0; m < x->count; m++) {
         if (loading) ode_load_entry(s, pool, ode_entry_of(x, m), ode_slot_of(x, m));
         else ode_store_entry(s, pool, ode_entry_of(x, m), ode_slot_of(x, m));
     }
-    if (loading) ode_changed(s);
+    if (loading) ode_touch(s, ODE_ALL_ARRAYS);
     return MODEL_OK;
 }
 
@@ -1168,38 +1419,85 @@ int model_solver_store_indexed(model_solver *s, model_pool *pool, const long *en
 
 /* ------------------------------------------------------------------ runs */
 
-/* transient + record integrations of every system in one launch (per
- * device), recording when record > 0. */
-static int ode_execute(model_solver *s, int transient, int record)
+/* Starts transient + record integrations of every system in one launch (per
+ * device), recording when record > 0.  On the GPU it returns at once (the
+ * copies of the recorded values back to the host are queued behind the
+ * kernel); on the CPU it runs them.  ode_finish collects the launch. */
+static int ode_launch(model_solver *s, int transient, int record)
 {
     s->nrec = 0;
+    s->pending = 0;
     if (transient + record == 0) return MODEL_OK;
     if (record > 0) {
         int rc = ode_host_rec(s, record);
         if (rc != MODEL_OK) return rc;
     }
+    s->pending_record = record;
+    if (s->backend == MODEL_BACKEND_GPU) {
+#ifdef __CUDACC__
+        int rc = record > 0 ? ode_gpu_rec(s, record) : MODEL_OK;
+        for (int k = 0; k < s->ndev && rc == MODEL_OK; k++)
+            if (s->dev[k].a.n > 0) rc = ode_gpu_start(s, &s->dev[k], transient, record);
+        if (rc != MODEL_OK) {
+            ode_gpu_drain(s);
+            return rc;
+        }
+        s->dev_stale = 0;
+        s->pending = 1;
+#endif
+        return MODEL_OK;
+    }
     OdeReport report;
     report.s = s;
     report.last = ode_now();
     report.done = -1;
-    if (s->backend == MODEL_BACKEND_GPU) {
-#ifdef __CUDACC__
-        int rc = ode_gpu_execute(s, transient, record, &report);
-        if (rc != MODEL_OK) return rc;
-#endif
-    } else {
-        s->h.rec = record > 0 ? s->rec : NULL;
-        s->h.rec_status = record > 0 ? s->rec_status : NULL;
-        const double t0 = ode_now();
-        ode_cpu_run(&s->h, transient, record, s->progress ? ode_report : NULL, &report);
-        s->kernel_seconds = ode_now() - t0;
-        s->h.rec = NULL;
-        s->h.rec_status = NULL;
-    }
+    report.stop = 0;
+    s->h.rec = record > 0 ? s->rec : NULL;
+    s->h.rec_status = record > 0 ? s->rec_status : NULL;
+    const double t0 = ode_now();
+    const int stopped = ode_cpu_run(&s->h, transient, record, s->progress ? ode_report : NULL, &report);
+    s->kernel_seconds = ode_now() - t0;
+    s->h.rec = NULL;
+    s->h.rec_status = NULL;
+    if (stopped) return ode_stopped(s);
     if (s->progress) ode_report(&report, s->n);
-    s->nrec = record;
+    s->pending = 1;
+    return MODEL_OK;
+}
+
+/* Waits for the launch that ode_launch started (reporting progress), and
+ * makes its recorded values readable. */
+static int ode_finish(model_solver *s)
+{
+    if (!s->pending) return MODEL_OK;
+    s->pending = 0;
+#ifdef __CUDACC__
+    if (s->backend == MODEL_BACKEND_GPU) {
+        OdeReport report;
+        report.s = s;
+        report.last = ode_now();
+        report.done = -1;
+        report.stop = 0;
+        int rc = ode_gpu_wait(s, &report);
+        if (rc == MODEL_OK && report.stop) rc = ode_stopped(s);
+        if (rc != MODEL_OK) {
+            ode_gpu_drain(s);
+            return rc;
+        }
+        s->host_stale |= ODE_RESULTS;   /* copied back when asked for (ode_pull) */
+        s->tally_valid = 1;
+        if (s->progress) ode_report(&report, s->n);
+    }
+#endif
+    s->nrec = s->pending_record;
     s->rec_nfield = s->h.nfield;
     return MODEL_OK;
+}
+
+static int ode_execute(model_solver *s, int transient, int record)
+{
+    int rc = ode_launch(s, transient, record);
+    return rc != MODEL_OK ? rc : ode_finish(s);
 }
 
 int model_solver_run(model_solver *s)
@@ -1284,6 +1582,44 @@ int model_solver_recorded_status(model_solver *s, int rep, int system, int *stat
     return MODEL_OK;
 }
 
+/* Checks rep, slot (-1: the statuses), the range of systems and the output
+ * of a column copy. */
+static int ode_check_column(model_solver *s, int rep, int slot, int first, int count, const void *out, long stride)
+{
+    int rc = ode_check_rep(s, rep, 0);
+    if (rc != MODEL_OK) return rc;
+    if (slot >= 0 && slot >= s->rec_nfield)
+        return s->rec_nfield == 0 ? ode_fail(s, MODEL_ERR_ARG, "no fields were recorded (only statuses)")
+                                  : ode_fail(s, MODEL_ERR_ARG, "field slot %d out of range (0 to %d)", slot, s->rec_nfield - 1);
+    if (first < 0 || count < 0 || first > s->n - count)
+        return ode_fail(s, MODEL_ERR_ARG, "systems %d to %ld out of range (solver size %d)", first,
+                        (long)first + count - 1, s->n);
+    if (!out) return ode_fail(s, MODEL_ERR_ARG, "out is NULL");
+    if (stride < 1) return ode_fail(s, MODEL_ERR_ARG, "stride %ld: must be at least 1", stride);
+    return MODEL_OK;
+}
+
+int model_solver_recorded_values(model_solver *s, int rep, int slot, int first, int count, double *out, long stride)
+{
+    int rc = ode_enter(s, __func__);
+    if (rc == MODEL_OK && slot < 0) rc = ode_fail(s, MODEL_ERR_ARG, "field slot %d out of range", slot);
+    if (rc == MODEL_OK) rc = ode_check_column(s, rep, slot, first, count, out, stride);
+    if (rc != MODEL_OK) return rc;
+    const ode_real *from = s->rec + ((size_t)rep * (size_t)s->rec_nfield + (size_t)slot) * (size_t)s->n + (size_t)first;
+    for (int i = 0; i < count; i++) out[(size_t)i * (size_t)stride] = (double)from[i];
+    return MODEL_OK;
+}
+
+int model_solver_recorded_statuses(model_solver *s, int rep, int first, int count, int *out, long stride)
+{
+    int rc = ode_enter(s, __func__);
+    if (rc == MODEL_OK) rc = ode_check_column(s, rep, -1, first, count, out, stride);
+    if (rc != MODEL_OK) return rc;
+    const int *from = s->rec_status + (size_t)rep * (size_t)s->n + (size_t)first;
+    for (int i = 0; i < count; i++) out[(size_t)i * (size_t)stride] = from[i];
+    return MODEL_OK;
+}
+
 /* ------------------------------------------------------------------ statistics */
 
 int model_solver_stats(model_solver *s, model_stats *stats)
@@ -1292,12 +1628,141 @@ int model_solver_stats(model_solver *s, model_stats *stats)
     if (rc == MODEL_OK && !stats) rc = ode_fail(s, MODEL_ERR_ARG, "stats is NULL");
     if (rc != MODEL_OK) return rc;
     memset(stats, 0, sizeof *stats);
+    stats->kernel_seconds = s->kernel_seconds;
+#ifdef __CUDACC__
+    if (s->backend == MODEL_BACKEND_GPU && s->tally_valid && (s->host_stale & ODE_COUNTS) == ODE_COUNTS) {
+        /* The sums the devices made after the last launch: nothing to copy. */
+        for (int k = 0; k < s->ndev; k++) {
+            const OdeTally *t = s->dev[k].tally;
+            if (s->dev[k].a.n == 0) continue;
+            stats->steps += t->steps;
+            stats->evals += t->evals;
+            for (int st = 0; st < ODE_NSTATUS; st++) stats->count[st] += (long)t->count[st];
+        }
+        return MODEL_OK;
+    }
+#endif
+    rc = ode_pull(s, ODE_COUNTS);
+    if (rc != MODEL_OK) return rc;
     for (int i = 0; i < s->n; i++) {
         stats->steps += s->h.steps[i];
         stats->evals += s->h.evals[i];
         const int st = s->h.status[i];
         if (st >= 0 && st < ODE_NSTATUS) stats->count[st]++;
     }
-    stats->kernel_seconds = s->kernel_seconds;
+    return MODEL_OK;
+}
+
+/* ------------------------------------------------------------------ for the runner */
+
+/* What follows is not in api.h: the runner (runner.c, in the same translation
+ * unit) drives a solver through it, a chunk of a scan at a time. */
+
+/* Makes the solver hold n systems (1 <= n <= the number it was created
+ * with), each at the model's defaults: the last, shorter chunk of a scan
+ * reuses the solver (and its pinned and device memory) instead of making a
+ * new one. */
+static int ode_solver_resize(model_solver *s, int n)
+{
+    if (n < 1 || n > s->cap) return ode_fail(s, MODEL_ERR_ARG, "%d systems: the solver holds 1 to %d", n, s->cap);
+    if (n == s->n) return MODEL_OK;
+    s->n = n;
+    s->h.n = n;
+#ifdef __CUDACC__
+    if (s->backend == MODEL_BACKEND_GPU) ode_gpu_slices(s);
+#endif
+    for (int i = 0; i < n; i++) ode_reset_system(s, i);
+    s->host_stale = 0;
+    s->nrec = 0;
+    ode_touch(s, ODE_ALL_ARRAYS);
+    return MODEL_OK;
+}
+
+/* Uploads a scan's definition to every device, once, so that ode_solver_fill
+ * makes the systems there.  Tables too large to be worth it (more than 256
+ * MiB: a single log or list axis of over 30 million values) are not
+ * uploaded, and the systems are then made on the host and copied.  The plan
+ * must outlive the solver. */
+static int ode_solver_set_plan(model_solver *s, const OdeFillPlan *plan)
+{
+#ifdef __CUDACC__
+    if (s->backend != MODEL_BACKEND_GPU || s->plan == plan) return MODEL_OK;
+    const size_t base = (size_t)(ODE_NPARAM + ODE_NSTATE) * sizeof(double);
+    const size_t axes = (size_t)plan->naxis * sizeof(OdeAxisView);
+    size_t bytes = base + axes;
+    for (int l = 0; l < plan->naxis; l++)
+        if (plan->axes[l].values) bytes += (size_t)plan->axes[l].n * sizeof(double);
+    if (bytes > ((size_t)256 << 20)) return MODEL_OK;
+    char *staging = (char *)ode_alloc(s, bytes, "the scan's definition");
+    if (!staging) return MODEL_ERR_NOMEM;
+    int rc = MODEL_OK;
+    for (int k = 0; k < s->ndev && rc == MODEL_OK; k++) {
+        OdeDevice *d = &s->dev[k];
+        cudaError_t err = cudaSetDevice(d->id);
+        if (err == cudaSuccess && d->plan_memory) {   /* another plan before: its size may differ */
+            err = cudaFree(d->plan_memory);
+            d->plan_memory = NULL;
+        }
+        if (err == cudaSuccess) err = cudaMalloc(&d->plan_memory, bytes);
+        if (err != cudaSuccess) {
+            rc = ode_cuda_fail(s, d, err, "cudaMalloc(the scan's definition)", __LINE__);
+            break;
+        }
+        /* [base values][axes, their table pointers into the device][tables] */
+        char *dev = (char *)d->plan_memory;
+        memcpy(staging, plan->base, base);
+        OdeAxisView *view = (OdeAxisView *)(staging + base);
+        size_t at = base + axes;
+        for (int l = 0; l < plan->naxis; l++) {
+            view[l] = plan->axes[l];
+            if (!plan->axes[l].values) continue;
+            const size_t table = (size_t)plan->axes[l].n * sizeof(double);
+            memcpy(staging + at, plan->axes[l].values, table);
+            view[l].values = (const double *)(dev + at);
+            at += table;
+        }
+        err = cudaMemcpy(dev, staging, bytes, cudaMemcpyHostToDevice);
+        if (err != cudaSuccess) rc = ode_cuda_fail(s, d, err, "cudaMemcpy(the scan's definition)", __LINE__);
+        d->plan.t0 = plan->t0;
+        d->plan.t1 = plan->t1;
+        d->plan.base = (const double *)dev;
+        d->plan.axes = (const OdeAxisView *)(dev + base);
+        d->plan.naxis = plan->naxis;
+    }
+    free(staging);
+    if (rc == MODEL_OK) s->plan = plan;
+    return rc;
+#else
+    (void)s;
+    (void)plan;
+    return MODEL_OK;
+#endif
+}
+
+/* Makes the solver's systems systems first, first + every, … of the scan:
+ * on the devices when the plan is there (asynchronously, before the next
+ * launch on the same streams), else on the host. */
+static int ode_solver_fill(model_solver *s, const OdeFillPlan *plan, long long first, long long every)
+{
+    s->nrec = 0;
+#ifdef __CUDACC__
+    if (s->backend == MODEL_BACKEND_GPU && s->plan == plan) {
+        for (int k = 0; k < s->ndev; k++) {
+            OdeDevice *d = &s->dev[k];
+            if (d->a.n == 0) continue;
+            ODE_CUDA(s, d, cudaSetDevice(d->id));
+            ode_fill_kernel<<<(d->a.n + 255) / 256, 256, 0, d->stream>>>(d->a, d->plan, first + (long long)d->first * every,
+                                                                      every);
+            ODE_CUDA(s, d, cudaGetLastError());
+        }
+        s->dev_stale = 0;
+        s->host_stale = ODE_ALL_ARRAYS;
+        s->tally_valid = 0;
+        return MODEL_OK;
+    }
+#endif
+    s->host_stale = 0;
+    ode_fill_host(&s->h, plan, first, every);
+    ode_touch(s, ODE_ALL_ARRAYS);
     return MODEL_OK;
 }

@@ -3,25 +3,33 @@
  *
  *   ./NAME [--backend auto|gpu|cpu] [--set NAME=VALUE]… [--scan NAME=lin(a,b,n)]…
  *          [--transient N] [--recorded M] [--fields a,b,…] [-o FILE] [--devices 0,1]
- *          [--block N] [--balance off|warp|thread] [--chunk N] [--quiet] [--help]
+ *          [--block N] [--balance off|warp|thread] [--chunk N] [--estimate] [--quiet] [--help]
  *
  * The systems of the scan (the Cartesian product of the scan lines, the last
- * varying fastest) are integrated a chunk at a time: the chunk's problems are
- * generated from the system index into a pool, loaded into one solver, and
- * the whole scan of the chunk (transient + recorded integrations) is one
- * model_solver_scan call; then its rows are written.  The chunk size comes
- * from the memory the run may use (free device memory, available host
- * memory) and is capped so that progress moves.
+ * varying fastest) are integrated a chunk at a time.  Before the first, the
+ * scan is estimated (rows, the output's size against the free space where it
+ * goes, and when that matters a time from a short calibration run) and
+ * refused when its output cannot fit.  Then, chunk by chunk, the seam that a
+ * distributed run reuses: "compute chunk k" (its systems made on the device
+ * from the scan's definition, scan_fill.c; one launch of all its transient
+ * and recorded integrations) and "write chunk k's rows" (output.c: prepared
+ * into memory blocks in parallel, written in order by a writer thread).  On a
+ * GPU two solvers alternate, so that the device integrates chunk k+1 while
+ * the host prepares chunk k's rows and the writer writes chunk k-1's.  The
+ * chunk size comes from the memory the run may use (free device memory,
+ * available host memory) and is capped so that the chunks overlap.
  *
  * Exit status: 0 when the run completed and the output was written, whatever
  * the systems' statuses (systems that end in maxsteps, bound or nan are
  * reported in the `status` column and counted in the summary: a failing
  * system is a result of the scan, not a failure of the run); 1 runtime error
- * (no GPU, CUDA failure, out of memory, output not writable); 2 usage error;
- * 130 interrupted by SIGINT or SIGTERM (the unfinished output is removed).
+ * (no GPU, CUDA failure, out of memory, output not writable or too large for
+ * its disk); 2 usage error; 130 interrupted by SIGINT, 143 by SIGTERM (the
+ * unfinished output is removed; written to a pipe, it ends with a whole row).
  */
 #ifndef ODEGEN_GENERATED
 #include "library.c"
+#include "output.c"
 #endif
 
 #include <ctype.h>
@@ -34,6 +42,7 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <sys/types.h>
 #include <time.h>
 #include <unistd.h>
@@ -44,10 +53,18 @@
 
 #define ODE_EXIT_RUNTIME 1
 #define ODE_EXIT_USAGE 2
-#define ODE_EXIT_SIGNAL 130
 #define ODE_MAX_DEVICES 64
 #define ODE_CPU_CHUNK 1000000L        /* most systems per chunk on the CPU */
 #define ODE_GPU_CHUNK 4000000L        /* most systems per chunk and device on the GPU */
+
+static int omp_threads(void)
+{
+#ifdef _OPENMP
+    return omp_get_max_threads();
+#else
+    return 1;
+#endif
+}
 
 /* ------------------------------------------------------------------ messages */
 
@@ -198,17 +215,10 @@ typedef struct OdeScan {
     double *owned;          /* values allocated here */
 } OdeScan;
 
-/* Value i of a scan: lin as numpy.linspace, log as numpy.geomspace (both
- * ends exact). */
+/* Value i of a scan (library.c's ode_scan_point). */
 static double ode_scan_value(const OdeScan *sc, long i)
 {
-    if (sc->type == ODE_SCAN_LIST) return sc->values[i];
-    if (i == 0 || sc->n == 1) return sc->a;
-    if (i == sc->n - 1) return sc->b;
-    const double div = (double)(sc->n - 1);
-    if (sc->type == ODE_SCAN_LIN) return (double)i * ((sc->b - sc->a) / div) + sc->a;
-    const double la = log10(sc->a), lb = log10(sc->b);
-    return pow(10.0, (double)i * ((lb - la) / div) + la);
+    return ode_scan_point(sc->type, sc->a, sc->b, sc->n, sc->values, i);
 }
 
 /* Finds a parameter or state by name for --set and --scan ("what": the option). */
@@ -330,12 +340,16 @@ typedef struct OdeRunner {
     const char *output;                   /* NULL or "-": standard output */
     double param[ODE_ALLOC(ODE_NPARAM)];  /* for every system, before the scans */
     double state[ODE_ALLOC(ODE_NSTATE)];
+    unsigned char param_set[ODE_ALLOC(ODE_NPARAM)];   /* given with --set */
+    unsigned char state_set[ODE_ALLOC(ODE_NSTATE)];
     OdeScan *scans;
     int nscan;
     int scans_given;                      /* --scan replaces the model's scan lines */
+    int estimate_only;                    /* --estimate: say what the run would take, and stop */
+    char *command_line;                   /* for the output's description */
 } OdeRunner;
 
-/* The shortest %g form of v that reads back as v (for people; the CSV uses %.17g). */
+/* The shortest %g form of v that reads back as v (for messages and --help). */
 static const char *ode_short(char *buf, size_t size, double v)
 {
     for (int digits = 6; digits < 17; digits++) {
@@ -352,11 +366,12 @@ static void ode_help(FILE *f)
     int codes[ODE_ALLOC(ODE_NFIELD)];
     const int nf = model_default_fields(codes);
     fprintf(f, "Usage: %s [OPTIONS]\n", ODE_MODEL_NAME);
-    fprintf(f, "Integrates the model '%s' over a scan of systems and writes one CSV row per system\n"
-               "per recorded integration.\n\n", ODE_MODEL_NAME);
+    fprintf(f, "Integrates the model '%s' over a scan of systems and writes one row per system\n"
+               "per recorded integration (CSV, or HDF5 for -o FILE.h5).\n\n", ODE_MODEL_NAME);
     fprintf(f, "Options:\n"
                "  --backend auto|gpu|cpu  where to run (default auto: the GPU when one is present)\n"
                "  --set NAME=VALUE        a parameter or a state's initial value, for every system\n"
+               "                          (of a name the model scans: its scan line is dropped)\n"
                "  --scan NAME=lin(a,b,n)  n values from a to b (also log(a,b,n), a,b > 0, and\n"
                "                          list(v1,v2,...)) of a parameter or initial value; several\n"
                "                          --scan form a Cartesian product, the last varying fastest;\n"
@@ -367,8 +382,9 @@ static void ode_help(FILE *f)
             ODE_DEFAULT_TRANSIENT, ODE_DEFAULT_RECORD);
     for (int f2 = 0; f2 < nf; f2++) fprintf(f, "%s%s", f2 ? "," : " ", model_name(MODEL_KIND_FIELD, codes[f2]));
     fprintf(f, ")\n"
-               "  -o FILE                 write the CSV to FILE (default: standard output); it is\n"
-               "                          written under a temporary name and renamed when complete\n"
+               "  -o FILE                 write to FILE (default: standard output, CSV): HDF5 when\n"
+               "                          it ends in .h5 or .hdf5, else CSV; it is written under a\n"
+               "                          temporary name and renamed when complete\n"
                "  --devices 0,1           the CUDA devices to use (default: all)\n"
                "  --block N               threads per block, a multiple of 32 up to %d (default %d)\n"
                "  --balance MODE          load balancing on the GPU: off (default), warp (warps take\n"
@@ -376,6 +392,8 @@ static void ode_help(FILE *f)
                "                          takes the next system when done)\n"
                "  --chunk N               systems per launch (default: as many as memory allows, at\n"
                "                          most %ld on the CPU and %ld per GPU)\n"
+               "  --estimate              print what the run would take (rows, output size, free\n"
+               "                          space, time from a short calibration) and stop\n"
                "  --quiet                 no progress line and no summary on standard error\n"
                "  --help                  this text\n\n",
             ODE_BLOCK_SIZE, ODE_BLOCK_SIZE, ODE_CPU_CHUNK, ODE_GPU_CHUNK);
@@ -402,11 +420,14 @@ static void ode_help(FILE *f)
     fprintf(f, "\n  window:                 t0=%s, total=%s\n\n", ode_short(x, sizeof x, (double)ODE_OPT_T0),
             ode_short(y, sizeof y, (double)ODE_OPT_TOTAL));
     fprintf(f, "Output: a header row system,rep,<fields>,status, then one row per system per recorded\n"
-               "integration, ordered by system then rep; numbers in %%.17g; status is one of ready,\n"
-               "finished, event, equilibrium, maxsteps, bound, nan.\n\n"
+               "integration, ordered by system then rep; numbers as the shortest text that reads back\n"
+               "to the same double; status is one of ready, finished, event, equilibrium, maxsteps,\n"
+               "bound, nan.  HDF5: one dataset per field and `status`, shaped (system, rep), the scan\n"
+               "lines as scan_<name>, and the model's source, options and command line as attributes.\n\n"
                "Exit status: 0 when the run completed, whatever the systems' statuses (see the status\n"
                "column and the summary); 1 runtime error (no GPU, CUDA failure, out of memory, output\n"
-               "not writable); 2 usage error; 130 interrupted (the unfinished output is removed).\n");
+               "not writable or larger than the free space); 2 usage error; 130 interrupted by SIGINT,\n"
+               "143 by SIGTERM (the unfinished output is removed).\n");
 }
 
 /* The value of option argv[*i] (after '=' in --opt=value, or the next word). */
@@ -483,14 +504,43 @@ static int ode_parse_set(OdeRunner *r, const char *text)
     const int bad = ode_parse_real(eq + 1, &v);
     if (bad == 1) return ode_usage("bad value '%s' in --set %s: not a number", eq + 1, text);
     if (bad == 2) return ode_usage("bad value '%s' in --set %s: not a finite number", eq + 1, text);
-    if (kind == MODEL_KIND_PARAM) r->param[index] = v;
-    else r->state[index] = v;
+    if (kind == MODEL_KIND_PARAM) {
+        r->param[index] = v;
+        r->param_set[index] = 1;
+    } else {
+        r->state[index] = v;
+        r->state_set[index] = 1;
+    }
     return 0;
+}
+
+/* A --set of a name the model's own scan lines scan drops that line (SPEC
+ * §4), and says so; scans given with --scan replace the model's lines and
+ * win over --set. */
+static void ode_drop_set_scans(OdeRunner *r)
+{
+    if (r->scans_given) return;
+    int kept = 0;
+    for (int l = 0; l < r->nscan; l++) {
+        const OdeScan *sc = &r->scans[l];
+        const int set = sc->kind == MODEL_KIND_PARAM ? r->param_set[sc->target] : r->state_set[sc->target];
+        if (!set) {
+            r->scans[kept++] = *sc;
+            continue;
+        }
+        char v[40];
+        const double value = sc->kind == MODEL_KIND_PARAM ? r->param[sc->target] : r->state[sc->target];
+        fprintf(stderr, "%s: note: --set %s=%s replaces the model's scan of '%s' (%ld values)\n", ODE_MODEL_NAME,
+                model_name(sc->kind, sc->target), ode_short(v, sizeof v, value), model_name(sc->kind, sc->target),
+                sc->n);
+        free(sc->owned);
+    }
+    r->nscan = kept;
 }
 
 static const char *const ode_option_names[] = {"--backend", "--set", "--scan", "--transient", "--recorded",
                                                "--fields", "--output", "--devices", "--block", "--balance",
-                                               "--chunk", "--quiet", "--help"};
+                                               "--chunk", "--estimate", "--quiet", "--help"};
 
 /* Parses the command line into r: 0, or the exit status (-1: --help shown). */
 static int ode_parse_args(OdeRunner *r, int argc, char **argv)
@@ -518,6 +568,10 @@ static int ode_parse_args(OdeRunner *r, int argc, char **argv)
         } else if (strcmp(arg, "--quiet") == 0 || strcmp(arg, "-q") == 0) {
             if (inline_value) return ode_usage("option '%s' takes no value", arg);
             r->quiet = 1;
+            continue;
+        } else if (strcmp(arg, "--estimate") == 0) {
+            if (inline_value) return ode_usage("option '%s' takes no value", arg);
+            r->estimate_only = 1;
             continue;
         } else if (arg[0] != '-' || strcmp(arg, "-") == 0) {
             return ode_usage("unexpected argument '%s' (see --help)", argv[i]);
@@ -599,144 +653,8 @@ static int ode_parse_args(OdeRunner *r, int argc, char **argv)
         return ode_usage("--transient plus --recorded must be at most %d", INT_MAX);
     if (devices_given && r->backend == MODEL_BACKEND_CPU) return ode_usage("--devices goes with the GPU backend, not --backend cpu");
     if (!devices_given) r->ndevices = 0;
+    ode_drop_set_scans(r);
     return 0;
-}
-
-/* ------------------------------------------------------------------ output */
-
-/* The signal handler's one piece of state: the temporary output file to
- * remove when the run is interrupted. */
-static char ode_signal_path[4096];
-
-static void ode_on_signal(int sig)
-{
-    static const char msg[] = "\n" ODE_MODEL_NAME ": interrupted\n";
-    (void)sig;
-    if (ode_signal_path[0]) unlink(ode_signal_path);
-    ssize_t w = write(STDERR_FILENO, msg, sizeof msg - 1);
-    (void)w;
-    _exit(ODE_EXIT_SIGNAL);
-}
-
-typedef struct OdeOutput {
-    FILE *f;
-    const char *path;    /* final name, or NULL: standard output */
-    char *tmp;           /* temporary name in the same directory */
-    char *buffer;        /* f's buffer */
-    int special;         /* path is a device or a pipe: no temporary file */
-} OdeOutput;
-
-static int ode_write_failed(const OdeOutput *o, int err)
-{
-    if (o->path) return ode_runtime("cannot write '%s': %s", o->path, strerror(err));
-    return ode_runtime("cannot write to standard output: %s", strerror(err));
-}
-
-/* Opens the output: standard output (through a stream of its own, so that
- * closing it reports write errors), or a temporary file next to the final
- * one, with the mode a plain fopen would give, registered for removal on
- * SIGINT/SIGTERM. */
-static int ode_output_open(OdeOutput *o, const char *path)
-{
-    memset(o, 0, sizeof *o);
-    int fd;
-    if (!path || strcmp(path, "-") == 0) {
-        fflush(stdout);
-        fd = dup(STDOUT_FILENO);
-        if (fd < 0) return ode_write_failed(o, errno);
-    } else {
-        o->path = path;
-        struct stat st;
-        const int exists = stat(path, &st) == 0;
-        if (exists && S_ISDIR(st.st_mode)) return ode_write_failed(o, EISDIR);
-        if (exists && !S_ISREG(st.st_mode)) {
-            /* A device or a pipe (/dev/null, a FIFO): written in place, since
-             * renaming onto it would replace it. */
-            o->special = 1;
-            o->f = fopen(path, "w");
-            if (!o->f) return ode_write_failed(o, errno);
-            o->buffer = (char *)malloc(1 << 20);
-            if (o->buffer) setvbuf(o->f, o->buffer, _IOFBF, 1 << 20);
-            return 0;
-        }
-        const char *slash = strrchr(path, '/');
-        const size_t dir = slash ? (size_t)(slash - path) + 1 : 0;
-        const size_t len = strlen(path) + 16;
-        if (len >= sizeof ode_signal_path) return ode_write_failed(o, ENAMETOOLONG);
-        o->tmp = (char *)malloc(len);
-        if (!o->tmp) return ode_runtime("out of memory");
-        snprintf(o->tmp, len, "%.*s.%s.XXXXXX", (int)dir, path, path + dir);
-        sigset_t block, old;
-        sigemptyset(&block);
-        sigaddset(&block, SIGINT);
-        sigaddset(&block, SIGTERM);
-        sigprocmask(SIG_BLOCK, &block, &old);
-        fd = mkstemp(o->tmp);
-        const int err = errno;
-        if (fd >= 0) memcpy(ode_signal_path, o->tmp, strlen(o->tmp) + 1);
-        sigprocmask(SIG_SETMASK, &old, NULL);
-        if (fd < 0) return ode_write_failed(o, err);
-        const mode_t mask = umask(0);
-        umask(mask);
-        if (fchmod(fd, 0666 & ~mask) != 0) {
-            close(fd);
-            return ode_write_failed(o, errno);
-        }
-    }
-    o->f = fdopen(fd, "w");
-    if (!o->f) {
-        const int err = errno;
-        close(fd);
-        return ode_write_failed(o, err);
-    }
-    o->buffer = (char *)malloc(1 << 20);
-    if (o->buffer) setvbuf(o->f, o->buffer, _IOFBF, 1 << 20);
-    return 0;
-}
-
-/* Completes the output: flush, sync, close, rename.  0 or the exit status. */
-static int ode_output_close(OdeOutput *o)
-{
-    FILE *f = o->f;
-    o->f = NULL;
-    int bad = fflush(f) != 0 || ferror(f);
-    int err = errno;
-    if (!bad && o->tmp && fsync(fileno(f)) != 0 && errno != EINVAL && errno != EROFS) {
-        bad = 1;
-        err = errno;
-    }
-    if (fclose(f) != 0 && !bad) {
-        bad = 1;
-        err = errno;
-    }
-    if (!bad && o->tmp && rename(o->tmp, o->path) != 0) {
-        bad = 1;
-        err = errno;
-    }
-    if (bad) return ode_write_failed(o, err ? err : EIO);
-    ode_signal_path[0] = 0;
-    return 0;
-}
-
-/* Frees the output; removes the temporary file if it is still there (after
- * an error). */
-static void ode_output_free(OdeOutput *o)
-{
-    if (o->f) fclose(o->f);
-    o->f = NULL;
-    if (o->tmp && ode_signal_path[0]) unlink(o->tmp);
-    ode_signal_path[0] = 0;
-    free(o->tmp);
-    free(o->buffer);
-    o->tmp = NULL;
-    o->buffer = NULL;
-}
-
-static int ode_print_number(FILE *f, double v)
-{
-    if (v != v) return fputs(",nan", f);
-    if (v - v != 0.0) return fputs(v > 0 ? ",inf" : ",-inf", f);
-    return fprintf(f, ",%.17g", v);
 }
 
 /* ------------------------------------------------------------------ progress */
@@ -744,9 +662,9 @@ static int ode_print_number(FILE *f, double v)
 typedef struct OdeProgress {
     int on;
     double start;
-    long long base;     /* systems of the chunks before this one */
+    long long finished;   /* systems of the chunks already collected */
     long long total;
-    int shown;          /* a progress line is on the terminal */
+    int shown;            /* a progress line is on the terminal */
 } OdeProgress;
 
 static double ode_clock(void)
@@ -756,11 +674,12 @@ static double ode_clock(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-static void ode_progress(void *user, long done, long total)
+static int ode_progress(void *user, long done, long total)
 {
     OdeProgress *p = (OdeProgress *)user;
     (void)total;
-    const long long all = p->base + done;
+    if (!p->on) return 0;
+    const long long all = p->finished + done;
     const double elapsed = ode_clock() - p->start;
     const double rate = elapsed > 0 ? (double)all / elapsed : 0.0;
     char left[64] = "";
@@ -772,6 +691,7 @@ static void ode_progress(void *user, long done, long total)
             100.0 * (double)all / (double)p->total, rate, left);
     fflush(stderr);
     p->shown = 1;
+    return 0;
 }
 
 /* ------------------------------------------------------------------ memory */
@@ -827,23 +747,39 @@ static double ode_host_available(void)
 
 static const char *ode_size(char *buf, size_t size, double bytes)
 {
-    if (bytes >= 1024.0 * 1024.0 * 1024.0) snprintf(buf, size, "%.1f GiB", bytes / (1024.0 * 1024.0 * 1024.0));
-    else if (bytes >= 1024.0 * 1024.0) snprintf(buf, size, "%.1f MiB", bytes / (1024.0 * 1024.0));
-    else snprintf(buf, size, "%.0f KiB", bytes / 1024.0);
+    const double k = 1024.0;
+    if (bytes >= k * k * k * k * k) snprintf(buf, size, "%.1f PiB", bytes / (k * k * k * k * k));
+    else if (bytes >= k * k * k * k) snprintf(buf, size, "%.1f TiB", bytes / (k * k * k * k));
+    else if (bytes >= k * k * k) snprintf(buf, size, "%.1f GiB", bytes / (k * k * k));
+    else if (bytes >= k * k) snprintf(buf, size, "%.1f MiB", bytes / (k * k));
+    else snprintf(buf, size, "%.0f KiB", bytes / k);
     return buf;
 }
 
-/* Systems per chunk, from the memory each takes and the memory there is; or
- * an exit status (negated) when not even one system fits. */
-static long long ode_chunk_size(const OdeRunner *r, int backend, long long total, int *exit_status)
+/* "1:23:45", "2 min 5 s", "0.4 s", or in days for the absurd. */
+static const char *ode_duration(char *buf, size_t size, double s)
+{
+    if (s >= 86400.0 * 365) snprintf(buf, size, "%.3g years", s / (86400.0 * 365));
+    else if (s >= 86400.0) snprintf(buf, size, "%.3g days", s / 86400.0);
+    else if (s >= 3600.0) snprintf(buf, size, "%d h %02d min", (int)(s / 3600), (int)(s / 60) % 60);
+    else if (s >= 60.0) snprintf(buf, size, "%d min %02d s", (int)(s / 60), (int)s % 60);
+    else snprintf(buf, size, "%.2g s", s);
+    return buf;
+}
+
+/* Systems per chunk, from the memory each takes, the memory there is and the
+ * overlap wanted (at least a few chunks, so that one integrates while the
+ * last is written; on the GPU none smaller than what the devices run at
+ * once); 0 with *exit_status set when not even one system fits. */
+static long long ode_chunk_size(const OdeRunner *r, int backend, int slots, long long total, long long resident,
+                                int *exit_status)
 {
     const long probe = 1L << 20;
     const int nf = r->nfield;
     size_t dev_bytes = 0, host_bytes = 0;
     model_solver_estimate(probe, backend == MODEL_BACKEND_GPU ? 1 : 0, (int)r->record, nf, &dev_bytes, &host_bytes);
-    const double pool = (double)(ODE_NSTATE + ODE_NPARAM) * sizeof(double);
-    const double per_host = (double)host_bytes / (double)probe + pool;
-    const double per_dev = (double)dev_bytes / (double)probe;
+    const double per_host = (double)host_bytes / (double)probe * slots;
+    const double per_dev = (double)dev_bytes / (double)probe * slots;
     char a[32], b[32], c[32];
     *exit_status = 0;
 
@@ -856,6 +792,7 @@ static long long ode_chunk_size(const OdeRunner *r, int backend, long long total
         return 0;
     }
     double chunk = usable / per_host;
+    double want;
     if (backend == MODEL_BACKEND_GPU) {
         double smallest = -1;
         int at = 0;
@@ -880,10 +817,15 @@ static long long ode_chunk_size(const OdeRunner *r, int backend, long long total
         double per_gpu = usable_dev / per_dev;
         if (per_gpu > (double)ODE_GPU_CHUNK) per_gpu = (double)ODE_GPU_CHUNK;
         if (per_gpu * r->ndevices < chunk) chunk = per_gpu * r->ndevices;
-    } else if (chunk > (double)ODE_CPU_CHUNK) {
-        chunk = (double)ODE_CPU_CHUNK;
+        want = ceil((double)total / 8.0);
+        if (want < (double)resident) want = (double)resident;
+    } else {
+        if (chunk > (double)ODE_CPU_CHUNK) chunk = (double)ODE_CPU_CHUNK;
+        want = ceil((double)total / 8.0);
+        if (want < 4096.0) want = 4096.0;
     }
-    if (r->chunk > 0 && (double)r->chunk < chunk) chunk = (double)r->chunk;
+    if (r->chunk > 0) want = (double)r->chunk;
+    if (want < chunk) chunk = want;
     if (chunk > (double)INT_MAX) chunk = (double)INT_MAX;
     long long c64 = (long long)chunk;
     if (c64 < 1) c64 = 1;
@@ -893,44 +835,286 @@ static long long ode_chunk_size(const OdeRunner *r, int backend, long long total
     return (total + nchunks - 1) / nchunks;
 }
 
-/* ------------------------------------------------------------------ the run */
+/* ------------------------------------------------------------------ the scan's definition */
 
-/* Problems base … base+count-1 of the scan into the pool (size entries). */
-static void ode_fill_pool(const OdeRunner *r, model_pool *pool, long long base, long count)
+/* The scan as scan_fill.c makes its systems, and as the output describes it. */
+typedef struct OdePlan {
+    OdeFillPlan fill;
+    double base[ODE_NPARAM + ODE_NSTATE + 1];   /* parameters, then initial values */
+    OdeAxisView *views;
+    double **tables;            /* log axes: their values, computed here */
+    OdeAxisInfo *infos;
+    char (*definitions)[256];
+} OdePlan;
+
+static void ode_plan_free(OdePlan *pl)
 {
-    const size_t size = (size_t)pool->size;
-    for (long j = 0; j < count; j++) {
-        for (int k = 0; k < ODE_NSTATE; k++) pool->states[(size_t)k * size + (size_t)j] = r->state[k];
-        for (int k = 0; k < ODE_NPARAM; k++) pool->params[(size_t)k * size + (size_t)j] = r->param[k];
-        long long rest = base + j;
-        for (int l = r->nscan - 1; l >= 0; l--) {
-            const OdeScan *sc = &r->scans[l];
-            const long i = (long)(rest % sc->n);
-            rest /= sc->n;
-            double *dst = sc->kind == MODEL_KIND_PARAM ? pool->params : pool->states;
-            dst[(size_t)sc->target * size + (size_t)j] = ode_scan_value(sc, i);
-        }
-    }
+    for (int l = 0; pl->tables && l < pl->fill.naxis; l++) free(pl->tables[l]);
+    free(pl->tables);
+    free(pl->views);
+    free(pl->infos);
+    free(pl->definitions);
+    memset(pl, 0, sizeof *pl);
 }
 
-/* Rows of the chunk's systems, ordered by system then rep. */
-static int ode_write_rows(OdeOutput *o, model_solver *s, long long base, int count, int record, int nfield)
+static void ode_plan_axis_values(const void *context, int axis, long long first, long long count, double *out)
 {
-    FILE *f = o->f;
-    for (int i = 0; i < count; i++) {
-        for (int rep = 0; rep < record; rep++) {
-            int bad = fprintf(f, "%lld,%d", base + i, rep) < 0;
-            for (int slot = 0; slot < nfield && !bad; slot++) {
-                double v = 0;
-                model_solver_recorded(s, rep, slot, i, &v);
-                bad = ode_print_number(f, v) < 0;
-            }
-            int st = 0;
-            model_solver_recorded_status(s, rep, i, &st);
-            if (bad || fprintf(f, ",%s\n", model_status_name(st)) < 0) return ode_write_failed(o, errno ? errno : EIO);
+    const OdePlan *pl = (const OdePlan *)context;
+    for (long long k = 0; k < count; k++) out[k] = ode_axis_value(&pl->views[axis], first + k);
+}
+
+/* "lin(0.2, 0.3, 30720)", "list(1, 2, 3)" (long lists cut short). */
+static void ode_scan_definition(const OdeScan *sc, char *buf, size_t size)
+{
+    char x[40], y[40];
+    if (sc->type != ODE_SCAN_LIST) {
+        snprintf(buf, size, "%s(%s, %s, %ld)", sc->type == ODE_SCAN_LOG ? "log" : "lin", ode_short(x, sizeof x, sc->a),
+                 ode_short(y, sizeof y, sc->b), sc->n);
+        return;
+    }
+    size_t used = (size_t)snprintf(buf, size, "list(");
+    for (long j = 0; j < sc->n; j++) {
+        const char *v = ode_short(x, sizeof x, sc->values[j]);
+        if (used + strlen(v) + 32 > size) {
+            snprintf(buf + used, size - used, "…: %ld values)", sc->n);
+            return;
         }
+        used += (size_t)snprintf(buf + used, size - used, "%s%s", j ? ", " : "", v);
+    }
+    snprintf(buf + used, size - used, ")");
+}
+
+static int ode_plan_make(OdePlan *pl, const OdeRunner *r)
+{
+    memset(pl, 0, sizeof *pl);
+    const int na = r->nscan;
+    for (int k = 0; k < ODE_NPARAM; k++) pl->base[k] = r->param[k];
+    for (int k = 0; k < ODE_NSTATE; k++) pl->base[ODE_NPARAM + k] = r->state[k];
+    pl->views = (OdeAxisView *)calloc((size_t)na + 1, sizeof *pl->views);
+    pl->tables = (double **)calloc((size_t)na + 1, sizeof *pl->tables);
+    pl->infos = (OdeAxisInfo *)calloc((size_t)na + 1, sizeof *pl->infos);
+    pl->definitions = (char(*)[256])calloc((size_t)na + 1, sizeof *pl->definitions);
+    if (!pl->views || !pl->tables || !pl->infos || !pl->definitions) return ode_runtime("out of memory");
+    pl->fill.t0 = (double)ODE_OPT_T0;
+    pl->fill.t1 = (double)ODE_OPT_T0 + (double)ODE_OPT_TOTAL;
+    pl->fill.base = pl->base;
+    pl->fill.axes = pl->views;
+    pl->fill.naxis = na;
+    long long stride = 1;
+    for (int l = na - 1; l >= 0; l--) {
+        const OdeScan *sc = &r->scans[l];
+        OdeAxisView *v = &pl->views[l];
+        v->target_kind = sc->kind == MODEL_KIND_PARAM ? ODE_TARGET_PARAM : ODE_TARGET_STATE;
+        v->target = sc->target;
+        v->n = sc->n;
+        v->stride = stride;
+        stride *= sc->n;   /* no overflow: the product was checked */
+        v->a = sc->a;
+        v->b = sc->b;
+        v->step = sc->n > 1 ? (sc->b - sc->a) / (double)(sc->n - 1) : 0.0;
+        if (sc->type == ODE_SCAN_LIST) {
+            v->values = sc->values;
+        } else if (sc->type == ODE_SCAN_LOG) {
+            double *table = (double *)malloc(sizeof(double) * (size_t)sc->n);
+            if (!table) return ode_runtime("out of memory for the %ld values of the scan of '%s'", sc->n,
+                                           model_name(sc->kind, sc->target));
+            for (long i = 0; i < sc->n; i++) table[i] = ode_scan_value(sc, i);
+            pl->tables[l] = table;
+            v->values = table;
+        }
+        OdeAxisInfo *info = &pl->infos[l];
+        info->name = model_name(sc->kind, sc->target);
+        info->target = sc->kind == MODEL_KIND_PARAM ? "parameter" : "initial value";
+        ode_scan_definition(sc, pl->definitions[l], sizeof pl->definitions[l]);
+        info->definition = pl->definitions[l];
+        info->n = sc->n;
+        info->stride = v->stride;
     }
     return 0;
+}
+
+/* ------------------------------------------------------------------ the output's description */
+
+/* The command line, quoted for a shell where needed. */
+static char *ode_command_line(int argc, char **argv)
+{
+    size_t len = 1;
+    for (int i = 0; i < argc; i++) len += 4 * strlen(argv[i]) + 3;
+    char *s = (char *)malloc(len), *p = s;
+    if (!s) return NULL;
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i];
+        int plain = *a != 0;
+        for (const char *c = a; *c; c++) plain &= isalnum((unsigned char)*c) || strchr("-_./=,:+@%", *c) != NULL;
+        if (i) *p++ = ' ';
+        if (plain) {
+            p += sprintf(p, "%s", a);
+            continue;
+        }
+        *p++ = '\'';
+        for (const char *c = a; *c; c++) {
+            if (*c == '\'') p += sprintf(p, "'\\''");
+            else *p++ = *c;
+        }
+        *p++ = '\'';
+    }
+    *p = 0;
+    return s;
+}
+
+/* HDF5 for .h5 and .hdf5, CSV for anything else (or standard output). */
+static int ode_format_of(const char *path, const OdeFormat **format)
+{
+    const char *dot = path ? strrchr(path, '.') : NULL;
+    char ext[8] = "";
+    if (dot && strlen(dot) < sizeof ext)
+        for (size_t i = 0; i <= strlen(dot); i++) ext[i] = (char)tolower((unsigned char)dot[i]);
+    if (strcmp(ext, ".h5") != 0 && strcmp(ext, ".hdf5") != 0) {
+        *format = &ode_csv_format;
+        return 0;
+    }
+    if (!model_hdf5_format)
+        return ode_runtime("cannot write '%s': this runner was built without HDF5; install Debian's libhdf5-dev "
+                           "(sudo apt-get install libhdf5-dev) and rebuild it (make), or write CSV",
+                           path);
+    *format = model_hdf5_format();
+    return 0;
+}
+
+/* ------------------------------------------------------------------ the estimate */
+
+typedef struct OdeEstimate {
+    double rows;            /* system × recorded integrations */
+    double bytes;           /* the output's size */
+    double per_row;         /* bytes a row takes (calibrated: the mean; else at most) */
+    double free_bytes;      /* free where it is written; -1: unknown (a pipe, standard output) */
+    double seconds;         /* the integration's time, from the calibration; -1: not calibrated */
+    int sample;             /* systems the calibration ran */
+} OdeEstimate;
+
+/* The free space of the file system that `path` would be written to (its
+ * directory); -1 for a pipe, a device or standard output. */
+static double ode_free_space(const char *path)
+{
+    struct stat st;
+    if (!path || strcmp(path, "-") == 0 || (stat(path, &st) == 0 && !S_ISREG(st.st_mode))) return -1;
+    char dir[4096];
+    const char *slash = strrchr(path, '/');
+    if (!slash) snprintf(dir, sizeof dir, ".");
+    else snprintf(dir, sizeof dir, "%.*s", slash == path ? 1 : (int)(slash - path), path);
+    struct statvfs vfs;
+    if (statvfs(dir, &vfs) != 0) return -1;
+    return (double)vfs.f_bavail * (double)vfs.f_frsize;
+}
+
+/* A short run before the scan: systems spread over it (on the GPU a full
+ * wave at least, so that the time is the device's throughput, not one
+ * thread's), one integration each, in the solver that will run the first
+ * chunk; more systems, then more integrations, until it takes 50 ms (start-up
+ * costs would dominate a shorter one).  Gives the rows' typical size and the
+ * time per integration. */
+static int ode_calibrate(model_solver *s, const OdePlan *pl, const OdeRunner *r, const OdeFormat *format,
+                         const OdeRunInfo *info, long long total, long long sample, OdeEstimate *e)
+{
+    const long long limit = total < s->cap ? total : s->cap;
+    long long count = sample < limit ? sample : limit;
+    const long long reps_all = r->transient + r->record;
+    long long reps = 1;
+    double seconds = 0;
+    for (int round = 0; round < 8; round++) {
+        const long long every = total / count;
+        const int record = r->record > 0 ? 1 : 0, transient = (int)reps - record;
+        int rc = ode_solver_resize(s, (int)count);
+        if (rc == MODEL_OK) rc = ode_solver_fill(s, &pl->fill, every / 2, every);
+        const double t0 = ode_clock();
+        if (rc == MODEL_OK) rc = ode_launch(s, transient, record);
+        if (rc == MODEL_OK) rc = ode_finish(s);
+        if (rc != MODEL_OK) return ode_runtime("%s", model_solver_error(s));
+        seconds = s->backend == MODEL_BACKEND_GPU ? s->kernel_seconds : ode_clock() - t0;
+        if (seconds >= 0.05) break;
+        if (count < limit) count = count * 4 < limit ? count * 4 : limit;
+        else if (reps < reps_all) reps = reps * 4 < reps_all ? reps * 4 : reps_all;
+        else break;
+    }
+    e->sample = (int)count;
+    e->seconds = seconds * ((double)reps_all / (double)reps) * ((double)total / (double)count);
+    if (r->record > 0) {
+        OdeChunkView view;
+        view.first = total / 2;   /* row numbers of a typical length */
+        view.count = count < 4096 ? (int)count : 4096;
+        view.stride = s->n;
+        view.record = 1;
+        view.nfield = s->h.nfield;
+        view.values = s->rec;
+        view.status = s->rec_status;
+        double fixed = 0;
+        e->per_row = format->estimate(info, &view, &fixed);
+        e->bytes = fixed + e->rows * e->per_row;
+    }
+    return 0;
+}
+
+/* The estimate: rows, the output's size against the free space, and (when it
+ * matters, or is asked for) a calibrated time.  Refuses a scan whose output
+ * cannot fit: exit status 1, with the numbers.  `show`: print it (on a
+ * terminal, or for --estimate). */
+static int ode_estimate(model_solver *s, const OdePlan *pl, const OdeRunner *r, const OdeFormat *format,
+                        const OdeRunInfo *info, long long total, long long sample, int show, OdeEstimate *e)
+{
+    memset(e, 0, sizeof *e);
+    e->rows = (double)total * (double)r->record;
+    e->seconds = -1;
+    double fixed = 0;
+    e->per_row = format->estimate(info, NULL, &fixed);   /* at most */
+    e->bytes = fixed + e->rows * e->per_row;
+    e->free_bytes = ode_free_space(r->output);
+    const int tight = e->free_bytes >= 0 && e->bytes > e->free_bytes;
+    const double work = (double)total * (double)(r->transient + r->record);
+    if (tight || r->estimate_only || (show && work > 1e6)) {
+        int status = ode_calibrate(s, pl, r, format, info, total, sample, e);
+        if (status) return status;
+    }
+    char a[32], b[32], c[32];
+    const char *what = format == &ode_csv_format ? "CSV" : format->name;
+    if (e->free_bytes >= 0 && e->bytes > e->free_bytes)
+        return ode_runtime("the output would not fit: about %s of %s (%.4g rows of %s%.0f bytes) for %s free where "
+                           "'%s' goes; record fewer integrations or fields, scan fewer systems, or write it elsewhere",
+                           ode_size(a, sizeof a, e->bytes), what, e->rows, e->seconds < 0 ? "up to " : "about ",
+                           e->per_row, ode_size(b, sizeof b, e->free_bytes), r->output);
+    if (show && (r->estimate_only || work > 1e6)) {
+        FILE *f = r->estimate_only ? stdout : stderr;
+        fprintf(f, "%s: estimate: %lld system%s, %.0f rows, %s%s of %s", ODE_MODEL_NAME, total, total == 1 ? "" : "s",
+                e->rows, e->seconds < 0 ? "at most " : "about ", ode_size(a, sizeof a, e->bytes), what);
+        if (e->free_bytes >= 0) fprintf(f, " (%s free)", ode_size(b, sizeof b, e->free_bytes));
+        if (e->seconds >= 0)
+            fprintf(f, ", about %s of integration (from %d systems)", ode_duration(c, sizeof c, e->seconds), e->sample);
+        fputc('\n', f);
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------------ the run */
+
+/* The chunk loop's solvers: two on a GPU (one integrates while the other's
+ * rows are prepared, and the next chunk's kernel fills the GPU while the
+ * last one's slowest systems finish), one on the CPU (where the cores do
+ * both, one after the other, while the writer thread writes). */
+typedef struct OdeChunks {
+    model_solver *solver[2];
+    int slots;
+    long long total, size, count;   /* systems, per chunk, chunks */
+} OdeChunks;
+
+/* Chunk k: its systems made where the solver runs, and its launch. */
+static int ode_chunk_start(OdeChunks *c, const OdePlan *pl, const OdeRunner *r, long long k)
+{
+    model_solver *s = c->solver[k % c->slots];
+    const long long first = k * c->size;
+    const int count = (int)(c->total - first < c->size ? c->total - first : c->size);
+    int rc = ode_solver_resize(s, count);
+    if (rc == MODEL_OK) rc = ode_solver_fill(s, &pl->fill, first, 1);
+    if (rc == MODEL_OK) rc = ode_launch(s, (int)r->transient, (int)r->record);
+    return rc == MODEL_OK ? 0 : ode_runtime("%s", model_solver_error(s));
 }
 
 static int ode_run(OdeRunner *r)
@@ -941,11 +1125,16 @@ static int ode_run(OdeRunner *r)
         if (total > LLONG_MAX / r->scans[l].n) return ode_usage("the scan has more than %lld systems", LLONG_MAX);
         total *= r->scans[l].n;
     }
+    const OdeFormat *format = NULL;
+    int status = ode_format_of(r->output, &format);
+    if (status) return status;
 
-    /* The backend and its devices. */
+    /* The backend and its devices; CUDA's start-up, timed apart. */
+    const double t_begin = ode_clock();
     int backend = r->backend;
     const int gpus = model_gpu_count();
     if (backend == MODEL_BACKEND_AUTO) backend = gpus > 0 || r->ndevices > 0 ? MODEL_BACKEND_GPU : MODEL_BACKEND_CPU;
+    double start_up = -1;
     if (backend == MODEL_BACKEND_GPU) {
         if (gpus == 0)
             return ode_runtime("%s: no GPU (%s)", r->ndevices > 0 ? "--devices" : "--backend gpu", model_gpu_error());
@@ -956,18 +1145,101 @@ static int ode_run(OdeRunner *r)
             r->ndevices = gpus < ODE_MAX_DEVICES ? gpus : ODE_MAX_DEVICES;
             for (int k = 0; k < r->ndevices; k++) r->devices[k] = k;
         }
+#ifdef __CUDACC__
+        char why[256];
+        if (ode_gpu_start_up(r->devices, r->ndevices, why, sizeof why) != MODEL_OK) return ode_runtime("%s", why);
+#endif
+        start_up = ode_clock() - t_begin;
+    }
+    const double t_start = ode_clock();
+
+    OdePlan plan;
+    status = ode_plan_make(&plan, r);
+
+    /* The chunks, and the solver of the first (which also measures the GPU). */
+    OdeChunks chunks;
+    memset(&chunks, 0, sizeof chunks);
+    chunks.total = total;
+    chunks.slots = 1;
+    model_solver *probe = NULL;
+    long long resident = 0;
+    if (!status && backend == MODEL_BACKEND_GPU) {
+        if (model_solver_create(&probe, 1, backend, r->devices, r->ndevices) != MODEL_OK)
+            status = ode_runtime("%s", model_solver_error(probe));
+#ifdef __CUDACC__
+        if (!status && r->block) model_solver_set_block(probe, r->block);
+        if (!status) resident = ode_gpu_resident(probe);
+#endif
+        model_solver_free(probe);
+    }
+    if (!status) {
+        chunks.size = ode_chunk_size(r, backend, backend == MODEL_BACKEND_GPU ? 2 : 1, total, resident, &status);
+        chunks.count = chunks.size ? (total + chunks.size - 1) / chunks.size : 0;
+        chunks.slots = backend == MODEL_BACKEND_GPU && chunks.count > 1 ? 2 : 1;
+    }
+    OdeProgress progress;
+    memset(&progress, 0, sizeof progress);
+    progress.on = !r->quiet && isatty(STDERR_FILENO);
+    progress.total = total;
+    for (int j = 0; j < chunks.slots && !status; j++) {
+        model_solver *s = NULL;
+        const int rc = model_solver_create(&s, (int)chunks.size, backend, r->ndevices ? r->devices : NULL, r->ndevices);
+        chunks.solver[j] = s;
+        if (rc != MODEL_OK) {
+            status = ode_runtime("%s", model_solver_error(s));
+            break;
+        }
+        model_solver_set_fields(s, r->fields, r->nfield);
+        if (r->block) model_solver_set_block(s, r->block);
+        model_solver_set_balance(s, r->balance);
+        if (ode_solver_set_plan(s, &plan.fill) != MODEL_OK) status = ode_runtime("%s", model_solver_error(s));
     }
 
-    int status = 0;
-    const long long chunk = ode_chunk_size(r, backend, total, &status);
-    if (status) return status;
+    /* What the output says about the run. */
+    OdeRunInfo info;
+    memset(&info, 0, sizeof info);
+    const char *fields[ODE_ALLOC(ODE_NFIELD)];
+    for (int f = 0; f < r->nfield; f++) fields[f] = model_name(MODEL_KIND_FIELD, r->fields[f]);
+    info.model = ODE_MODEL_NAME;
+    info.source = ode_model_source;
+    info.source_path = ODE_SOURCE_PATH;
+    info.options = ODE_OPTIONS_TEXT;
+    info.command_line = r->command_line ? r->command_line : ODE_MODEL_NAME;
+    info.version = ODEGEN_VERSION;
+    char device[256] = "";
+    if (chunks.solver[0]) snprintf(device, sizeof device, "%s", model_solver_describe(chunks.solver[0]));
+    info.device = device;
+    info.precision = ODE_FLOAT ? "float" : "double";
+    info.systems = total;
+    info.transient = (int)r->transient;
+    info.record = (int)r->record;
+    info.nfield = r->nfield;
+    info.fields = fields;
+    info.real_size = (int)sizeof(ode_real);
+    info.nstatus = ODE_NSTATUS;
+    info.status_names = ode_status_names;
+    info.naxis = r->nscan;
+    info.axes = plan.infos;
+    info.axis_values = ode_plan_axis_values;
+    info.context = &plan;
 
-    /* From here on SIGINT and SIGTERM remove the temporary file and exit
-     * (unless they were ignored when the program started, as for a
+    OdeEstimate estimate;
+    if (!status) {
+        const long long sample = backend == MODEL_BACKEND_GPU ? (resident > 0 ? resident : 4096) : 16L * omp_threads();
+        status = ode_estimate(chunks.solver[0], &plan, r, format, &info, total,
+                              sample < chunks.size ? sample : chunks.size, progress.on || r->estimate_only, &estimate);
+    }
+    if (!status && r->estimate_only) status = -1;
+    for (int j = 0; j < chunks.slots && !status && progress.on; j++)
+        model_solver_set_progress(chunks.solver[j], ode_progress, &progress);
+
+    /* From here on SIGINT and SIGTERM end the run, leaving no unfinished
+     * output (unless they were ignored when the program started, as for a
      * background job of a shell without job control). */
     struct sigaction sa, old_int, old_term;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = ode_on_signal;
+    sa.sa_flags = SA_RESTART;
     sigemptyset(&sa.sa_mask);
     sigaction(SIGINT, NULL, &old_int);
     sigaction(SIGTERM, NULL, &old_term);
@@ -975,76 +1247,62 @@ static int ode_run(OdeRunner *r)
     if (old_term.sa_handler != SIG_IGN) sigaction(SIGTERM, &sa, NULL);
 
     OdeOutput out;
-    status = ode_output_open(&out, r->output);
+    memset(&out, 0, sizeof out);
+    if (!status && ode_output_open(&out, r->output, format, &info)) status = ode_runtime("%s", out.error);
 
-    OdeProgress progress;
-    memset(&progress, 0, sizeof progress);
-    progress.on = !r->quiet && isatty(STDERR_FILENO);
-    progress.start = ode_clock();
-    progress.total = total;
-
-    model_solver *s = NULL;
-    model_pool pool;
-    memset(&pool, 0, sizeof pool);
+    /* The chunk loop: chunk k integrates (on the GPU: k and k+1 at once)
+     * while chunk k-1's rows are prepared and written; then chunk k's rows
+     * go to the output, in order, and the solver takes chunk k + slots. */
     model_stats sum;
     memset(&sum, 0, sizeof sum);
-    char describe[512] = "";
-
-    /* Header. */
-    if (!status && fprintf(out.f, "system,rep") < 0) status = ode_write_failed(&out, errno);
-    for (int f = 0; f < r->nfield && !status; f++)
-        if (fprintf(out.f, ",%s", model_name(MODEL_KIND_FIELD, r->fields[f])) < 0) status = ode_write_failed(&out, errno);
-    if (!status && fprintf(out.f, ",status\n") < 0) status = ode_write_failed(&out, errno);
-
-    if (!status) {
-        pool.size = (long)chunk;
-        pool.states = (double *)malloc(ode_bytes((size_t)chunk, ODE_NSTATE, sizeof(double)));
-        pool.params = (double *)malloc(ode_bytes((size_t)chunk, ODE_NPARAM, sizeof(double)));
-        if (!pool.states || !pool.params) status = ode_runtime("out of memory for a pool of %lld systems", chunk);
-    }
-    for (long long base = 0; base < total && !status; base += chunk) {
-        const int count = (int)(total - base < chunk ? total - base : chunk);
-        if (!s || model_solver_size(s) != count) {
-            model_solver_free(s);
-            const int rc = model_solver_create(&s, count, backend, r->ndevices ? r->devices : NULL, r->ndevices);
-            if (rc != MODEL_OK) {
-                status = ode_runtime("%s", model_solver_error(s));
-                break;
-            }
-            snprintf(describe, sizeof describe, "%s", model_solver_describe(s));
-            model_solver_set_fields(s, r->fields, r->nfield);
-            if (r->block) model_solver_set_block(s, r->block);
-            model_solver_set_balance(s, r->balance);
-            if (progress.on) model_solver_set_progress(s, ode_progress, &progress);
-        }
-        ode_fill_pool(r, &pool, base, count);
-        progress.base = base;
-        int rc = model_solver_load(s, &pool, 0, 0, count);
-        if (rc == MODEL_OK) rc = model_solver_scan(s, (int)r->transient, (int)r->record, NULL, NULL);
-        if (rc != MODEL_OK) {
+    double integration = 0;
+    progress.start = ode_clock();
+    const double t_first = ode_clock();
+    for (long long k = 0; k < chunks.slots && k < chunks.count && !status; k++)
+        status = ode_chunk_start(&chunks, &plan, r, k);
+    for (long long k = 0; k < chunks.count && !status; k++) {
+        model_solver *s = chunks.solver[k % chunks.slots];
+        if (ode_finish(s) != MODEL_OK) {
             status = ode_runtime("%s", model_solver_error(s));
             break;
         }
+        integration = backend == MODEL_BACKEND_GPU ? ode_clock() - t_first : integration + s->kernel_seconds;
         model_stats st;
-        model_solver_stats(s, &st);
+        if (model_solver_stats(s, &st) != MODEL_OK) {
+            status = ode_runtime("%s", model_solver_error(s));
+            break;
+        }
         sum.steps += st.steps;
         sum.evals += st.evals;
-        for (int k = 0; k < MODEL_NSTATUS; k++) sum.count[k] += st.count[k];
-        status = ode_write_rows(&out, s, base, count, (int)r->record, r->nfield);
-    }
-    model_solver_free(s);
-    free(pool.states);
-    free(pool.params);
-    if (progress.shown) fputs("\r\033[K", stderr);
+        for (int j = 0; j < MODEL_NSTATUS; j++) sum.count[j] += st.count[j];
+        progress.finished += s->n;
 
-    if (!status) status = ode_output_close(&out);
+        OdeChunkView view;
+        view.first = k * chunks.size;
+        view.count = s->n;
+        view.stride = s->n;
+        view.record = (int)r->record;
+        view.nfield = r->nfield;
+        view.values = s->rec;
+        view.status = s->rec_status;
+        if (ode_output_chunk(&out, &view)) status = ode_runtime("%s", out.error);
+        if (!status && k + chunks.slots < chunks.count) status = ode_chunk_start(&chunks, &plan, r, k + chunks.slots);
+    }
+    if (progress.shown) fputs("\r\033[K", stderr);
+    if (!status && ode_output_close(&out)) status = ode_runtime("%s", out.error);
+    const double output_seconds = out.prepare_seconds + out.write_seconds;
     ode_output_free(&out);
+    for (int j = 0; j < 2; j++) model_solver_free(chunks.solver[j]);
+    ode_plan_free(&plan);
     sigaction(SIGINT, &old_int, NULL);
     sigaction(SIGTERM, &old_term, NULL);
 
     if (!status && !r->quiet) {
-        fprintf(stderr, "%s: %lld system%s, %llu steps, %.3g s, %s;", ODE_MODEL_NAME, total, total == 1 ? "" : "s",
-                sum.steps, ode_clock() - progress.start, describe);
+        char startup[64] = "";
+        if (start_up >= 0) snprintf(startup, sizeof startup, "CUDA start-up %.3g s apart; ", start_up);
+        fprintf(stderr, "%s: %lld system%s, %llu steps, %.3g s (%sintegration %.3g s, output %.3g s), %s;", ODE_MODEL_NAME,
+                total, total == 1 ? "" : "s", sum.steps, ode_clock() - t_start, startup, integration, output_seconds,
+                info.device);
         int first = 1;
         for (int k = 0; k < MODEL_NSTATUS; k++) {
             if (sum.count[k] == 0) continue;
@@ -1083,9 +1341,11 @@ int model_main(int argc, char **argv)
         }
     }
     if (!status) status = ode_parse_args(&r, argc, argv);
+    if (status == 0 && !(r.command_line = ode_command_line(argc, argv))) status = ode_runtime("out of memory");
     if (status == 0) status = ode_run(&r);
     if (status < 0) status = 0;   /* --help */
     for (int l = 0; l < r.nscan; l++) free(r.scans[l].owned);
     free(r.scans);
+    free(r.command_line);
     return status;
 }

@@ -75,13 +75,19 @@ ODE_HD static ODE_INLINE void ode_run_system(const OdeArrays *a, int i, int tran
 
 /* Runs every system of a on the host, in parallel over systems.  `report`
  * (may be NULL) is called now and then from the calling thread with the
- * number of systems done so far. */
-static void ode_cpu_run(const OdeArrays *a, int transient, int record,
-                        void (*report)(void *user, long done), void *user)
+ * number of systems done so far; once it returns non-zero, systems not yet
+ * started are skipped and the result is 1 (else 0). */
+static int ode_cpu_run(const OdeArrays *a, int transient, int record,
+                       int (*report)(void *user, long done), void *user)
 {
     long done = 0;
+    int stop = 0;
 #pragma omp parallel for schedule(dynamic, 8)
     for (int i = 0; i < a->n; i++) {
+        int stopping;
+#pragma omp atomic read
+        stopping = stop;
+        if (stopping) continue;
         ode_run_system(a, i, transient, record);
 #pragma omp atomic
         done++;
@@ -93,10 +99,15 @@ static void ode_cpu_run(const OdeArrays *a, int transient, int record,
             long seen;
 #pragma omp atomic read
             seen = done;
-            report(user, seen);
+            if (report(user, seen)) {
+#pragma omp atomic write
+                stop = 1;
+            }
         }
     }
+    if (stop) return 1;
     if (report) report(user, a->n);
+    return 0;
 }
 
 /* ------------------------------------------------------------------ GPU */

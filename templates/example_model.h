@@ -49,6 +49,10 @@
 #define ODE_DEFAULT_TRANSIENT 1024
 #define ODE_DEFAULT_RECORD 32
 #define ODE_BLOCK_SIZE 128           /* default threads per block */
+#define ODEGEN_VERSION "0.2.0"       /* odegen's version (generator/version.h) */
+#define ODE_SOURCE_PATH "example.ode"
+#define ODE_OPTIONS_TEXT "meth=rk4, dt=0.01, t0=0, total=6.283185307179586, dtmin=1e-12, dtmax=1000000, " \
+                         "hgrow=5, hshrink=0.1, evsteps=50, maxsteps=100000000, bound=1e+100, prec=double"
 
 #include "prelude.h"
 #include "system.h"
@@ -281,5 +285,17 @@ static const OdeScanSpec ode_default_scans[] = {
     {ODE_TARGET_PARAM, 0, ODE_SCAN_LIN, 0.2, 0.3, 30720, 0},
 };
 #define ODE_NSCAN 1
+
+/* The .ode text, for the runner's HDF5 attributes. */
+static const char ode_model_source[] =
+    "par k=0.25, B=0.3\n"
+    "y1'=y2\n"
+    "y2'=y1-y1^3-k*y2+B*cos(t)\n"
+    "acc ymax=y1\n"
+    "on step { if (y1 > ymax) { ymax = y1 } }\n"
+    "event peak: y2, dir=-1, tol=1e-6\n"
+    "@ meth=rk4, dt=0.01, total=6.283185307179586\n"
+    "scan k = lin(0.2, 0.3, 30720)\n"
+    "repeat transient=1024, record=32\n";
 
 #endif /* ODE_EXAMPLE_MODEL_H */

@@ -22,6 +22,7 @@ suite() {
 [ -x tests/runtime/run.sh ] && suite "runtime library and runner" bash tests/runtime/run.sh
 [ -x tests/faults/run.sh ]  && suite "runners whose systems all fail" bash tests/faults/run.sh
 suite "numerics (CPU path, ASan/UBSan)" $PY tests/numerics/test_numerics.py
+[ -f tests/python/test_python.py ] && suite "Python package and examples" $PY tests/python/test_python.py
 [ -f tests/xpp/test_xpp.py ] && suite "XPPAUT compatibility" $PY tests/xpp/test_xpp.py
 [ -f tests/deriv/test_deriv.py ] && suite "derivatives against finite differences" $PY tests/deriv/test_deriv.py
 [ -x tests/fuzz/run.sh ]    && suite "fuzzing (short run)" bash tests/fuzz/run.sh

@@ -61,7 +61,8 @@ expect_all() {
     esac
     local systems
     systems=$(awk -F, 'NR > 1 { s[$1] = 1 } END { print length(s) }' "$T/out")
-    if ! grep -Eq "^$name: $systems systems, [0-9]+ steps, [0-9.e+-]+ s, CPU, [0-9]+ threads?; [a-z]+ [0-9]+(, [a-z]+ [0-9]+)*\$" "$T/err" ||
+    local s='[0-9.e+-]+'
+    if ! grep -Eq "^$name: $systems systems, [0-9]+ steps, $s s \(integration $s s, output $s s\), CPU, [0-9]+ threads?; [a-z]+ [0-9]+(, [a-z]+ [0-9]+)*\$" "$T/err" ||
         [ "$(wc -l <"$T/err")" != 1 ]; then
         fail "$what: summary line: $(cat "$T/err")"; return
     fi

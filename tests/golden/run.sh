@@ -22,8 +22,8 @@ extract() {
         sed -E 's/^#line [0-9]+ "'"$name"'\.cu"$/#line N "'"$name"'.cu"/'
     echo "==== $name.h (model part)"
     awk '/^\/\* =+ runtime\/api.h/ {exit} {print}' "$d/$name.h"
-    echo "==== ${name}_main.c"
-    cat "$d/${name}_main.c"
+    echo "==== ${name}_main.c (up to the runtime it embeds)"
+    awk '/^\/\* =+ runtime\// {exit} {print}' "$d/${name}_main.c"
     echo "==== Makefile"
     cat "$d/Makefile"
 }
@@ -70,7 +70,7 @@ grep -q "refusing to overwrite '$T/own/duffing.cu': it was not written by odegen
     fail "refusal message: $(cat "$T/err")"
 [ "$(cat "$T/own/duffing.cu")" = "int precious;" ] || fail "the foreign file was changed"
 [ ! -e "$T/own/duffing.h" ] || fail "odegen wrote other files although it refused one"
-(cd tests/golden && "../../$ODEGEN" duffing.ode -o "$T/mine" && "../../$ODEGEN" duffing.ode -o "$T/mine") ||
+(cd tests/golden && "../../$ODEGEN" duffing.ode -q -o "$T/mine" && "../../$ODEGEN" duffing.ode -q -o "$T/mine") ||
     fail "odegen did not replace its own files"
 
 # --check writes nothing.

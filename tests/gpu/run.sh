@@ -4,7 +4,10 @@
 #   2. the runtime library's tests, whose test_gpu compares GPU and CPU paths
 #   3. CPU against GPU for every model in models/ (tests/gpu/agreement.py)
 #   4. issue 2's acceptance run: the full Duffing scan (tests/gpu/duffing_done.py)
-#   5. the models' derivatives on the GPU against the CPU (tests/deriv/gpu_agree.py)
+#   5. the Python package (tests/python) on the GPU
+#   6. the runner's output on the GPU: chunks, scans made on the device, HDF5, SIGTERM
+#      (tests/gpu/output.sh)
+#   7. the models' derivatives on the GPU against the CPU (tests/deriv/gpu_agree.py)
 # Uses build/odegen as it is (flex and bison need not be on the GPU machine).
 set -u
 cd "$(dirname "$0")/../.."
@@ -18,6 +21,8 @@ step "numerics on the GPU" $PY tests/numerics/test_numerics.py
 step "runtime library (GPU against CPU)" bash tests/runtime/run.sh
 step "CPU against GPU, every model" $PY tests/gpu/agreement.py
 step "Duffing, paper size, GPU and CPU" $PY tests/gpu/duffing_done.py
+step "Python package on the GPU (against the runner, bit for bit)" $PY tests/python/test_python.py
+step "the runner's streamed output on the GPU (chunks, scans made on the device, HDF5)" bash tests/gpu/output.sh
 step "derivatives, GPU against CPU" $PY tests/deriv/gpu_agree.py
 [ $status = 0 ] && echo "test-gpu: all passed" || echo "test-gpu: FAILED"
 exit $status

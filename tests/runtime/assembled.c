@@ -2,7 +2,10 @@
  * NAME.cu (ODEGEN_GENERATED defined: no file includes another), so that the
  * tests build the runtime exactly as a generated model does:
  *   NAME.h  = model constants + runtime/api.h
- *   NAME.cu = NAME.h, model section, solver.h, driver.h, library.c, runner.c
+ *   NAME.cu = NAME.h, model section, solver.h, driver.h, scan_fill.c,
+ *             library.c, shortest_tables.h, shortest.c, output.h,
+ *             output_csv.c, output.c, runner.c
+ *   NAME_main.c = output.h, output_h5.c (with -DODE_HDF5), main (runner_main.c)
  * Built with gcc as C (CPU only) and with nvcc as CUDA C++ (run.sh). */
 #define ODEGEN_GENERATED 1
 #ifndef _POSIX_C_SOURCE
@@ -13,5 +16,11 @@
 #include "example_model.h"
 #include "solver.h"
 #include "driver.h"
+#include "scan_fill.c"
 #include "library.c"
+#include "shortest_tables.h"
+#include "shortest.c"
+#include "output.h"
+#include "output_csv.c"
+#include "output.c"
 #include "runner.c"

@@ -396,13 +396,14 @@ typedef struct Progress {
     int monotonic;
 } Progress;
 
-static void on_progress(void *user, long done, long total)
+static int on_progress(void *user, long done, long total)
 {
     Progress *p = (Progress *)user;
     if (done < p->last) p->monotonic = 0;
     p->last = done;
     p->total = total;
     p->calls++;
+    return 0;
 }
 
 static void test_run_vs_scan(void)
@@ -511,6 +512,81 @@ static void test_run_vs_scan(void)
     model_solver_free(b);
 }
 
+/* Column copies of recorded values equal the one-by-one reads; a progress
+ * callback that returns non-zero stops a scan; the model's scan lines. */
+static int stop_at_once(void *user, long done, long total)
+{
+    (void)done;
+    (void)total;
+    ++*(int *)user;
+    return 1;
+}
+
+static void test_columns_stop_scan_lines(void)
+{
+    const int n = 50, R = 3;
+    model_solver *s = cpu_solver(n);
+    vary(s);
+    const int fields[2] = {MODEL_FIELD_Y1, MODEL_FIELD_K};
+    CHECK_RC(model_solver_set_fields(s, fields, 2), MODEL_OK);
+    CHECK_RC(model_solver_scan(s, 1, R, NULL, NULL), MODEL_OK);
+    double table[50 * 3];
+    int statuses[50 * 3];
+    for (int r = 0; r < R; r++) {
+        CHECK_RC(model_solver_recorded_values(s, r, 0, 0, n, &table[r], R), MODEL_OK);
+        CHECK_RC(model_solver_recorded_statuses(s, r, 0, n, &statuses[r], R), MODEL_OK);
+    }
+    for (int i = 0; i < n; i++) {
+        for (int r = 0; r < R; r++) {
+            double v;
+            int st;
+            CHECK_RC(model_solver_recorded(s, r, 0, i, &v), MODEL_OK);
+            CHECK_SAME(table[i * R + r], v);
+            CHECK_RC(model_solver_recorded_status(s, r, i, &st), MODEL_OK);
+            CHECK(statuses[i * R + r] == st);
+        }
+    }
+    double k[5];
+    CHECK_RC(model_solver_recorded_values(s, 2, 1, 45, 5, k, 1), MODEL_OK);
+    CHECK_SAME(k[4], 0.2 + 0.01 * 49);
+    CHECK_RC(model_solver_recorded_values(s, 0, 1, 46, 5, k, 1), MODEL_ERR_ARG);
+    CHECK_STR(model_solver_error(s), "model_solver_recorded_values: systems 46 to 50 out of range (solver size 50)");
+    CHECK_RC(model_solver_recorded_values(s, 0, 2, 0, 1, k, 1), MODEL_ERR_ARG);
+    CHECK_STR(model_solver_error(s), "model_solver_recorded_values: field slot 2 out of range (0 to 1)");
+    CHECK_RC(model_solver_recorded_values(s, 3, 0, 0, 1, k, 1), MODEL_ERR_ARG);
+    CHECK_RC(model_solver_recorded_values(s, 0, 0, 0, 1, k, 0), MODEL_ERR_ARG);
+    CHECK_RC(model_solver_recorded_statuses(s, 0, 0, 1, NULL, 1), MODEL_ERR_ARG);
+
+    /* Stopped at the first report: fewer than all systems integrated, nothing recorded. */
+    model_solver *a = cpu_solver(4000);
+    int calls = 0;
+    CHECK_RC(model_solver_set_progress(a, stop_at_once, &calls), MODEL_OK);
+    CHECK_RC(model_solver_scan(a, 20, 1, NULL, NULL), MODEL_ERR_STOPPED);
+    CHECK_STR(model_solver_error(a), "model_solver_scan: stopped by the progress callback: the systems are partly integrated");
+    CHECK_STR(model_strerror(MODEL_ERR_STOPPED), "stopped by the progress callback");
+    CHECK(calls == 1 && model_solver_recorded_count(a) == 0);
+    model_stats st;
+    CHECK_RC(model_solver_stats(a, &st), MODEL_OK);
+    CHECK(st.count[MODEL_STATUS_READY] > 0 && st.count[MODEL_STATUS_FINISHED] > 0);
+    CHECK_RC(model_solver_set_progress(a, NULL, NULL), MODEL_OK);
+    CHECK_RC(model_solver_run(a), MODEL_OK);
+    model_solver_free(a);
+    model_solver_free(s);
+
+    /* The example model's scan: k = lin(0.2, 0.3, 30720). */
+    int kind = -1, index = -1;
+    long count = 0;
+    CHECK(model_scan_count() == 1);
+    CHECK_RC(model_scan_line(0, &kind, &index, &count), MODEL_OK);
+    CHECK(kind == MODEL_KIND_PARAM && index == MODEL_PARAM_K && count == 30720);
+    CHECK_RC(model_scan_line(1, &kind, &index, &count), MODEL_ERR_ARG);
+    CHECK_RC(model_scan_line(0, NULL, NULL, NULL), MODEL_OK);
+    CHECK_SAME(model_scan_value(0, 0), 0.2);
+    CHECK_SAME(model_scan_value(0, 30719), 0.3);
+    CHECK_SAME(model_scan_value(0, 1), 1.0 * ((0.3 - 0.2) / 30719.0) + 0.2);
+    CHECK(isnan(model_scan_value(0, 30720)) && isnan(model_scan_value(0, -1)) && isnan(model_scan_value(1, 0)));
+}
+
 /* Sticky statuses skip later integrations; READY re-evaluates accessories. */
 static void test_statuses(void)
 {
@@ -601,7 +677,23 @@ static void test_estimate(void)
     CHECK_RC(model_solver_estimate(10, -1, 1, 1, &dev, &host), MODEL_ERR_ARG);
 }
 
-/* The runner's CSV against the library: same numbers, exactly, in order. */
+/* Digits of a number's text without leading and trailing zeros (its
+ * significant digits). */
+static int significant_digits(const char *text)
+{
+    char d[64];
+    int n = 0;
+    for (const char *c = text; *c && *c != 'e' && n < 63; c++)
+        if (*c >= '0' && *c <= '9') d[n++] = *c;
+    int lead = 0;
+    while (lead < n && d[lead] == '0') lead++;
+    while (n > lead && d[n - 1] == '0') n--;
+    return n - lead;
+}
+
+/* The runner's CSV against the library: same numbers, bit for bit once read
+ * back with strtod, in order; each the shortest text that reads back (no
+ * printf precision below 17 gives a shorter one that does). */
 static void test_runner_csv(void)
 {
     char path[] = "/tmp/odegen_test_csv_XXXXXX";
@@ -632,13 +724,33 @@ static void test_runner_csv(void)
     int rows = 0;
     while (f && fgets(line, sizeof line, f)) {
         const int i = rows / 2, rep = rows % 2;
-        char want[512];
         double v[3];
         for (int slot = 0; slot < 3; slot++) model_solver_recorded(s, rep, slot, i, &v[slot]);
         int st = -1;
         model_solver_recorded_status(s, rep, i, &st);
-        snprintf(want, sizeof want, "%d,%d,%.17g,%.17g,%.17g,%s\n", i, rep, v[0], v[1], v[2], model_status_name(st));
-        CHECK_STR(line, want);
+        char *p = line, *end;
+        CHECK(strtol(p, &end, 10) == i && *end == ',');
+        p = end + 1;
+        CHECK(strtol(p, &end, 10) == rep && *end == ',');
+        for (int slot = 0; slot < 3; slot++) {
+            p = end + 1;
+            const char *text = p;
+            const double back = strtod(p, &end);
+            CHECK(*end == ',' && memcmp(&back, &v[slot], sizeof back) == 0);
+            char mine[40];
+            snprintf(mine, sizeof mine, "%.*s", (int)(end - text), text);
+            for (int digits = 1; digits <= 17; digits++) {   /* no printf precision reads back with fewer digits */
+                char shorter[40];
+                snprintf(shorter, sizeof shorter, "%.*e", digits - 1, v[slot]);
+                if (strtod(shorter, NULL) == v[slot]) {
+                    CHECK(significant_digits(mine) <= significant_digits(shorter));
+                    break;
+                }
+            }
+        }
+        char tail[64];
+        snprintf(tail, sizeof tail, ",%s\n", model_status_name(st));
+        CHECK_STR(end, tail);
         rows++;
     }
     CHECK(rows == 12);
@@ -654,6 +766,7 @@ int main(void)
     test_values();
     test_pools();
     test_run_vs_scan();
+    test_columns_stop_scan_lines();
     test_statuses();
     test_against_solver();
     test_estimate();

@@ -88,13 +88,23 @@ typedef struct Progress {
     int monotonic;
 } Progress;
 
-static void on_progress(void *user, long done, long total)
+static int on_progress(void *user, long done, long total)
 {
     Progress *p = (Progress *)user;
     (void)total;
     if (done < p->last) p->monotonic = 0;
     p->last = done;
     p->calls++;
+    return 0;
+}
+
+/* Asks to stop at its first call. */
+static int stop_now(void *user, long done, long total)
+{
+    (void)done;
+    (void)total;
+    ++*(int *)user;
+    return 1;
 }
 
 static double now(void)
@@ -154,6 +164,21 @@ int main(int argc, char **argv)
         CHECK(p.last == n && p.monotonic && p.calls >= 1);
         compare(g, cpu, 1e-6, "GPU scan vs CPU scan");
         compare_recorded(g, cpu, R, 4, 1e-6, "GPU recorded vs CPU recorded");
+
+        /* A progress callback that asks to stop: the launch ends, its
+         * results are dropped (the host keeps the loaded systems), the
+         * solver stays usable. */
+        model_solver *st = make(n, MODEL_BACKEND_GPU, all, nd);
+        int stops = 0;
+        model_solver_set_progress(st, stop_now, &stops);
+        CHECK_RC(model_solver_scan(st, 2000, R, NULL, NULL), MODEL_ERR_STOPPED);   /* long enough to be polled */
+        CHECK(stops == 1 && model_solver_recorded_count(st) == 0);
+        model_stats ss;
+        model_solver_stats(st, &ss);
+        CHECK(ss.count[MODEL_STATUS_READY] == n);
+        model_solver_set_progress(st, NULL, NULL);
+        CHECK_RC(model_solver_scan(st, T, R, NULL, NULL), MODEL_OK);
+        model_solver_free(st);
 
         /* Scan = T + R single runs, exactly, on the GPU. */
         model_solver *one = make(n, MODEL_BACKEND_GPU, all, nd);

@@ -1,0 +1,409 @@
+/* output.c — the runner's output, streamed: a file that appears under its
+ * name only when complete, blocks of rows prepared by several threads and
+ * written by a writer thread of its own while the next chunk integrates, and
+ * interruptions that leave nothing half-done.
+ *
+ *   ode_output_open     the file (a temporary name beside the final one; a
+ *                       pipe, a device or standard output in place), the
+ *                       format's header, the writer thread
+ *   ode_output_chunk    one chunk's rows: cut into blocks, prepared in
+ *                       parallel (OpenMP), queued in order for the writer
+ *   ode_output_close    waits for the writer, completes the file, renames it
+ *   ode_output_free     removes the temporary file if it is still there
+ *
+ * Memory stays bounded whatever the size of the scan: a fixed number of
+ * blocks (two per thread) of at most a few MiB each circulate between the
+ * threads that fill them and the writer.
+ *
+ * A write that fails (a full disk, a file size limit, a closed pipe's EPIPE)
+ * ends the run at once from the writer thread: the message, the temporary
+ * file removed, exit status 1 — not after the rest of the integration.
+ * SIGINT and SIGTERM end it with 128 + the signal (130, 143): a temporary
+ * file is removed at once; output written in place (a pipe) is cut only at
+ * the end of a block, which ends with a row, so a reader never sees half a
+ * row.
+ */
+#ifndef ODEGEN_GENERATED
+#include "output.h"
+#include "output_csv.c"
+#endif
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#define ODE_EXIT_SIGNAL_BASE 128
+#define ODE_BLOCK_BYTES ((size_t)8 << 20)     /* a block's text, at most (fewer with many threads) */
+#define ODE_FLUSH_BYTES (256ull << 20)        /* written between two syncs of a file */
+
+/* The signal handler's state (a handler can reach nothing else): the
+ * temporary file to remove, and for output written in place, whether the
+ * writer is inside a block and which signal asked to stop. */
+static char ode_signal_path[4096];
+static int ode_writing;
+static int ode_stop_signal;
+
+static void ode_exit_interrupted(int sig)
+{
+    static const char msg[] = "\n" ODE_MODEL_NAME ": interrupted\n";
+    ssize_t w = write(STDERR_FILENO, msg, sizeof msg - 1);
+    (void)w;
+    _exit(ODE_EXIT_SIGNAL_BASE + sig);
+}
+
+static void ode_on_signal(int sig)
+{
+    if (ode_signal_path[0]) {   /* a temporary file: nothing of it must stay */
+        unlink(ode_signal_path);
+        ode_exit_interrupted(sig);
+    }
+    __atomic_store_n(&ode_stop_signal, sig, __ATOMIC_SEQ_CST);
+    if (!__atomic_load_n(&ode_writing, __ATOMIC_SEQ_CST)) ode_exit_interrupted(sig);
+    /* else the writer stops after the block it is writing */
+}
+
+typedef struct OdeOutput {
+    const OdeFormat *format;
+    void *state;
+    const char *path;          /* final name, or NULL: standard output */
+    char *tmp;                 /* temporary name in the same directory */
+    int special;               /* written in place: a pipe, a device, standard output */
+    int threads;               /* blocks prepared at once */
+    size_t block_bytes;        /* a block's size, at most */
+    int nblocks;
+    OdeBlock *blocks;
+    int *queue, head, queued;  /* blocks for the writer, in order (a ring) */
+    int *spare, nspare;        /* blocks free to fill */
+    pthread_t writer;
+    int writer_started;
+    int sync_ready;            /* lock and wake are initialised */
+    pthread_mutex_t lock;
+    pthread_cond_t wake;
+    int closing;               /* no more blocks will come */
+    unsigned long long since_flush;
+    double write_seconds;      /* the writer's time in write and flush */
+    double prepare_seconds;    /* the time spent preparing blocks (all threads at once) */
+    char error[600];
+} OdeOutput;
+
+static double ode_output_clock(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* "cannot write 'x': reason" into o->error; returns err. */
+static int ode_output_failed(OdeOutput *o, int err, const char *detail)
+{
+    if (o->path) snprintf(o->error, sizeof o->error, "cannot write '%s': %s", o->path, detail ? detail : strerror(err));
+    else snprintf(o->error, sizeof o->error, "cannot write to standard output: %s", detail ? detail : strerror(err));
+    return err ? err : EIO;
+}
+
+/* A write failed on the writer thread: the run ends here, with the file removed. */
+static void ode_output_fatal(OdeOutput *o, int err, const char *detail)
+{
+    ode_output_failed(o, err, detail[0] ? detail : NULL);
+    if (ode_signal_path[0]) unlink(ode_signal_path);
+    fprintf(stderr, "%s: error: %s\n", ODE_MODEL_NAME, o->error);
+    _exit(1);
+}
+
+/* ------------------------------------------------------------------ the writer thread */
+
+static void *ode_writer_main(void *arg)
+{
+    OdeOutput *o = (OdeOutput *)arg;
+    char detail[400];
+    pthread_mutex_lock(&o->lock);
+    for (;;) {
+        while (o->queued == 0 && !o->closing) pthread_cond_wait(&o->wake, &o->lock);
+        if (o->queued == 0) break;
+        const int k = o->queue[o->head];
+        pthread_mutex_unlock(&o->lock);
+
+        const double t0 = ode_output_clock();
+        detail[0] = 0;
+        if (o->special) {   /* whole blocks only: see ode_on_signal */
+            __atomic_store_n(&ode_writing, 1, __ATOMIC_SEQ_CST);
+            if (__atomic_load_n(&ode_stop_signal, __ATOMIC_SEQ_CST)) ode_exit_interrupted(ode_stop_signal);
+        }
+        int err = o->format->write(o->state, &o->blocks[k], detail, sizeof detail);
+        if (o->special) {
+            __atomic_store_n(&ode_writing, 0, __ATOMIC_SEQ_CST);
+            if (__atomic_load_n(&ode_stop_signal, __ATOMIC_SEQ_CST)) ode_exit_interrupted(ode_stop_signal);
+        }
+        o->since_flush += o->blocks[k].bytes;
+        if (!err && !o->special && o->since_flush >= ODE_FLUSH_BYTES) {
+            /* Some file systems report a full disk only when the data goes
+             * out: sync now and then, not only at the end. */
+            err = o->format->flush(o->state, detail, sizeof detail);
+            o->since_flush = 0;
+        }
+        if (err) ode_output_fatal(o, err, detail);
+        const double t1 = ode_output_clock();
+
+        pthread_mutex_lock(&o->lock);
+        o->write_seconds += t1 - t0;
+        o->head = (o->head + 1) % o->nblocks;
+        o->queued--;
+        o->spare[o->nspare++] = k;
+        pthread_cond_broadcast(&o->wake);
+    }
+    pthread_mutex_unlock(&o->lock);
+    return NULL;
+}
+
+/* Takes `count` spare blocks (waiting for the writer to free them). */
+static void ode_output_take(OdeOutput *o, int count, int *taken)
+{
+    pthread_mutex_lock(&o->lock);
+    while (o->nspare < count) pthread_cond_wait(&o->wake, &o->lock);
+    for (int j = 0; j < count; j++) taken[j] = o->spare[--o->nspare];
+    pthread_mutex_unlock(&o->lock);
+}
+
+static void ode_output_queue(OdeOutput *o, const int *blocks, int count)
+{
+    pthread_mutex_lock(&o->lock);
+    for (int j = 0; j < count; j++) o->queue[(o->head + o->queued++) % o->nblocks] = blocks[j];
+    pthread_cond_broadcast(&o->wake);
+    pthread_mutex_unlock(&o->lock);
+}
+
+/* Room for `bytes` in block b; 0 or ENOMEM. */
+static int ode_output_room(OdeBlock *b, size_t bytes)
+{
+    if (bytes <= b->cap) return 0;
+    char *grown = (char *)realloc(b->data, bytes);
+    if (!grown) return ENOMEM;
+    b->data = grown;
+    b->cap = bytes;
+    return 0;
+}
+
+/* ------------------------------------------------------------------ the file */
+
+/* Opens the output and starts its writer: standard output (through a
+ * descriptor of its own, so that closing it reports write errors), a pipe or
+ * a device in place, or a temporary file next to the final one, with the mode
+ * a plain fopen would give, registered for removal on SIGINT/SIGTERM.
+ * Returns 0, or an errno value with the message in o->error. */
+static int ode_output_open(OdeOutput *o, const char *path, const OdeFormat *format, const OdeRunInfo *info)
+{
+    memset(o, 0, sizeof *o);
+    o->format = format;
+    int fd = -1;
+    if (!path || strcmp(path, "-") == 0) {
+        if (format->needs_file) {
+            snprintf(o->error, sizeof o->error, "%s output needs a file: give -o FILE", format->name);
+            return EINVAL;
+        }
+        fflush(stdout);
+        o->special = 1;
+        fd = dup(STDOUT_FILENO);
+        if (fd < 0) return ode_output_failed(o, errno, NULL);
+    } else {
+        o->path = path;
+        struct stat st;
+        const int exists = stat(path, &st) == 0;
+        if (exists && S_ISDIR(st.st_mode)) return ode_output_failed(o, EISDIR, NULL);
+        if (exists && !S_ISREG(st.st_mode)) {
+            /* A device or a pipe (/dev/null, a FIFO): written in place, since
+             * renaming onto it would replace it. */
+            if (format->needs_file) {
+                snprintf(o->error, sizeof o->error, "cannot write '%s': %s output needs a regular file", path,
+                         format->name);
+                return EINVAL;
+            }
+            o->special = 1;
+            fd = open(path, O_WRONLY | O_TRUNC);
+            if (fd < 0) return ode_output_failed(o, errno, NULL);
+        } else {
+            const char *slash = strrchr(path, '/');
+            const size_t dir = slash ? (size_t)(slash - path) + 1 : 0;
+            const size_t len = strlen(path) + 16;
+            if (len >= sizeof ode_signal_path) return ode_output_failed(o, ENAMETOOLONG, NULL);
+            o->tmp = (char *)malloc(len);
+            if (!o->tmp) return ode_output_failed(o, ENOMEM, NULL);
+            snprintf(o->tmp, len, "%.*s.%s.XXXXXX", (int)dir, path, path + dir);
+            sigset_t block, old;
+            sigemptyset(&block);
+            sigaddset(&block, SIGINT);
+            sigaddset(&block, SIGTERM);
+            sigprocmask(SIG_BLOCK, &block, &old);
+            fd = mkstemp(o->tmp);
+            const int err = errno;
+            if (fd >= 0) memcpy(ode_signal_path, o->tmp, strlen(o->tmp) + 1);
+            sigprocmask(SIG_SETMASK, &old, NULL);
+            if (fd < 0) return ode_output_failed(o, err, NULL);
+            const mode_t mask = umask(0);
+            umask(mask);
+            if (fchmod(fd, 0666 & ~mask) != 0) {
+                close(fd);
+                return ode_output_failed(o, errno, NULL);
+            }
+        }
+    }
+    char detail[400] = "";
+    int err = format->open(&o->state, info, o->tmp ? o->tmp : path, fd, detail, sizeof detail);
+    if (err) {
+        if (!o->state) close(fd);
+        return ode_output_failed(o, err, detail[0] ? detail : NULL);
+    }
+
+    /* The blocks: two per thread, a few MiB each. */
+#ifdef _OPENMP
+    o->threads = omp_get_max_threads();
+#else
+    o->threads = 1;
+#endif
+    if (o->threads < 1) o->threads = 1;
+    o->block_bytes = ODE_BLOCK_BYTES;
+    if ((size_t)o->threads * o->block_bytes > ((size_t)128 << 20)) o->block_bytes = ((size_t)128 << 20) / (size_t)o->threads;
+    if (o->block_bytes < ((size_t)256 << 10)) o->block_bytes = (size_t)256 << 10;
+    o->nblocks = 2 * o->threads + 1;
+    o->blocks = (OdeBlock *)calloc((size_t)o->nblocks, sizeof(OdeBlock));
+    o->queue = (int *)calloc((size_t)o->nblocks, sizeof(int));
+    o->spare = (int *)calloc((size_t)o->nblocks, sizeof(int));
+    if (!o->blocks || !o->queue || !o->spare) return ode_output_failed(o, ENOMEM, NULL);
+    for (int k = 0; k < o->nblocks; k++) o->spare[o->nspare++] = k;
+    pthread_mutex_init(&o->lock, NULL);
+    pthread_cond_init(&o->wake, NULL);
+    o->sync_ready = 1;
+
+    /* The writer takes no signals: they stop the run between its blocks. */
+    sigset_t block, old;
+    sigemptyset(&block);
+    sigaddset(&block, SIGINT);
+    sigaddset(&block, SIGTERM);
+    pthread_sigmask(SIG_BLOCK, &block, &old);
+    err = pthread_create(&o->writer, NULL, ode_writer_main, o);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    if (err) return ode_output_failed(o, err, NULL);
+    o->writer_started = 1;
+
+    /* The header goes first. */
+    int k;
+    ode_output_take(o, 1, &k);
+    OdeBlock *b = &o->blocks[k];
+    size_t header = 64;
+    for (int f = 0; f < info->nfield; f++) header += strlen(info->fields[f]) + 1;
+    if (ode_output_room(b, header)) return ode_output_failed(o, ENOMEM, NULL);
+    b->first = 0;
+    b->nsys = b->rep0 = b->nrep = 0;
+    b->bytes = 0;
+    format->header(o->state, b);
+    ode_output_queue(o, &k, 1);
+    return 0;
+}
+
+/* The rows of a chunk: blocks of whole rows (whole systems, or a range of
+ * one system's reps when a system has more rows than a block holds),
+ * prepared a group at a time, one block per thread, then queued in order.
+ * Returns 0 or ENOMEM (message in o->error). */
+static int ode_output_chunk(OdeOutput *o, const OdeChunkView *ch)
+{
+    if (ch->record == 0 || ch->count == 0) return 0;
+    const double t0 = ode_output_clock();
+    const size_t row = o->format->bound(o->state, 1, 1);
+    long long rows_per_block = (long long)(o->block_bytes / (row ? row : 1));
+    if (rows_per_block < 1) rows_per_block = 1;
+    const int whole = ch->record <= rows_per_block;   /* blocks of whole systems */
+    const int nsys = whole ? (int)(rows_per_block / ch->record) : 1;
+    const int nrep = whole ? ch->record : (int)rows_per_block;
+    const long long per_system = whole ? 1 : (ch->record + nrep - 1) / nrep;
+    const long long pieces = whole ? (ch->count + nsys - 1) / nsys : (long long)ch->count * per_system;
+    int taken[1024];
+    const int group_max = o->threads < 1024 ? o->threads : 1024;
+    for (long long piece = 0; piece < pieces; piece += group_max) {
+        const int group = (int)(pieces - piece < group_max ? pieces - piece : group_max);
+        ode_output_take(o, group, taken);
+        for (int j = 0; j < group; j++) {
+            OdeBlock *b = &o->blocks[taken[j]];
+            const long long q = piece + j;
+            if (whole) {
+                b->first = ch->first + q * nsys;
+                b->nsys = (int)(ch->first + ch->count - b->first < nsys ? ch->first + ch->count - b->first : nsys);
+                b->rep0 = 0;
+                b->nrep = ch->record;
+            } else {
+                b->first = ch->first + q / per_system;
+                b->nsys = 1;
+                b->rep0 = (int)(q % per_system) * nrep;
+                b->nrep = ch->record - b->rep0 < nrep ? ch->record - b->rep0 : nrep;
+            }
+            if (ode_output_room(b, o->format->bound(o->state, b->nsys, b->nrep)))
+                return ode_output_failed(o, ENOMEM, "out of memory for the output's blocks");
+        }
+        const OdeFormat *format = o->format;
+        void *state = o->state;
+        OdeBlock *blocks = o->blocks;
+#pragma omp parallel for num_threads(group) schedule(static, 1)
+        for (int j = 0; j < group; j++) format->prepare(state, ch, &blocks[taken[j]]);
+        ode_output_queue(o, taken, group);
+    }
+    o->prepare_seconds += ode_output_clock() - t0;
+    return 0;
+}
+
+/* Tells the writer that no more blocks will come, and waits for it to write
+ * those it has. */
+static void ode_output_join(OdeOutput *o)
+{
+    if (!o->writer_started) return;
+    pthread_mutex_lock(&o->lock);
+    o->closing = 1;
+    pthread_cond_broadcast(&o->wake);
+    pthread_mutex_unlock(&o->lock);
+    pthread_join(o->writer, NULL);
+    o->writer_started = 0;
+}
+
+/* Waits for the writer, then completes the output: the format's close (its
+ * last data, a sync), and the rename to the final name.  0 or an errno
+ * value (message in o->error). */
+static int ode_output_close(OdeOutput *o)
+{
+    ode_output_join(o);
+    const double t0 = ode_output_clock();
+    char detail[400] = "";
+    void *state = o->state;
+    o->state = NULL;
+    int err = o->format->close(state, detail, sizeof detail);
+    o->format->discard(state);
+    if (!err && o->tmp && rename(o->tmp, o->path) != 0) err = errno;
+    o->write_seconds += ode_output_clock() - t0;
+    if (err) return ode_output_failed(o, err, detail[0] ? detail : NULL);
+    ode_signal_path[0] = 0;
+    return 0;
+}
+
+/* Frees the output; removes the temporary file if it is still there (after
+ * an error). */
+static void ode_output_free(OdeOutput *o)
+{
+    ode_output_join(o);   /* after an error on the main thread: the writer finishes what it has */
+    if (o->state) o->format->discard(o->state);
+    o->state = NULL;
+    if (o->tmp && ode_signal_path[0]) unlink(o->tmp);
+    ode_signal_path[0] = 0;
+    for (int k = 0; o->blocks && k < o->nblocks; k++) free(o->blocks[k].data);
+    if (o->sync_ready) {
+        pthread_mutex_destroy(&o->lock);
+        pthread_cond_destroy(&o->wake);
+    }
+    free(o->blocks);
+    free(o->queue);
+    free(o->spare);
+    free(o->tmp);
+    memset(o, 0, sizeof *o);
+}
