@@ -42,16 +42,7 @@ static double tol = 1e-7;
 enum { LEVELS = 4 };   /* steps h, h/2, h/4, h/8 */
 static int failed;
 
-/* ------------------------------------------------------------------ random numbers */
-
-static unsigned long long rng_state;
-static double uniform(void)   /* in [-1, 1) */
-{
-    rng_state ^= rng_state << 13;
-    rng_state ^= rng_state >> 7;
-    rng_state ^= rng_state << 17;
-    return (double)(rng_state >> 11) / 4503599627370496.0 - 1.0;
-}
+#include "random_point.h"
 
 /* ------------------------------------------------------------------ evaluations */
 
@@ -365,22 +356,6 @@ static void check_all(const OdeSystem *s, int pt)
 }
 
 /* ------------------------------------------------------------------ points */
-
-static void random_point(OdeSystem *s)
-{
-    memset(s, 0, sizeof *s);
-    for (int k = 0; k < NP; k++) {
-        double p0 = ode_param_default[k];
-        s->p[k] = p0 != 0 ? p0 * (1 + 0.2 * uniform()) : 0.1 * uniform();
-    }
-    ode_model_derived(s);
-    for (int j = 0; j < N; j++) s->y[j] = ode_state_default[j] + 0.5 * (fabs(ode_state_default[j]) + 1) * uniform();
-    for (int a = 0; a < ODE_NACC; a++) s->acc[a] = 2 * uniform();
-    for (int e = 0; e < NE; e++) s->count[e] = 1 + (int)(3 * (uniform() + 1));
-    s->t = 5.3 + 5 * uniform();
-    s->t0 = s->t - 1.7;
-    s->t1 = s->t + 3.1;
-}
 
 #if ODE_HAS_JACOBIAN && ODE_NSWITCH > 0
 static double switch_at(const OdeSystem *base, int k, int in, int idx, double x)

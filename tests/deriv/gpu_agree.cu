@@ -58,30 +58,7 @@ __global__ void derivatives_kernel(const OdeSystem *in, double *out, int n)
     if (i < n) all_derivatives(&in[i], out + (size_t)i * NOUT);
 }
 
-static unsigned long long rng = 0x9E3779B97F4A7C15ULL;
-static double uniform(void)
-{
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return (double)(rng >> 11) / 4503599627370496.0 - 1.0;
-}
-
-static void random_point(OdeSystem *s)
-{
-    memset(s, 0, sizeof *s);
-    for (int k = 0; k < ODE_NPARAM; k++) {
-        double p0 = ode_param_default[k];
-        s->p[k] = p0 != 0 ? p0 * (1 + 0.2 * uniform()) : 0.1 * uniform();
-    }
-    ode_model_derived(s);
-    for (int j = 0; j < N; j++) s->y[j] = ode_state_default[j] + 0.5 * (fabs(ode_state_default[j]) + 1) * uniform();
-    for (int a = 0; a < ODE_NACC; a++) s->acc[a] = 2 * uniform();
-    for (int e = 0; e < ODE_NEVENT; e++) s->count[e] = 1 + (int)(3 * (uniform() + 1));
-    s->t = 5.3 + 5 * uniform();
-    s->t0 = s->t - 1.7;
-    s->t1 = s->t + 3.1;
-}
+#include "random_point.h"
 
 #define CUDA_OK(call)                                                                             \
     do {                                                                                          \
