@@ -58,6 +58,16 @@ char *arena_printf(const char *fmt, ...)
     return p;
 }
 
+void *arena_grow(void *data, int n, int *cap, size_t size)
+{
+    if (n < *cap) return data;
+    int room = *cap ? 2 * *cap : 16;
+    void *p = arena_alloc(size * (size_t)room);
+    if (n) memcpy(p, data, size * (size_t)n);
+    *cap = room;
+    return p;
+}
+
 void arena_free_all(void)
 {
     while (top) {

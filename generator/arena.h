@@ -13,6 +13,9 @@ char *arena_printf(const char *fmt, ...)
     __attribute__((format(printf, 1, 2)))
 #endif
     ;
+/* Room for one more element in an array of n elements of `size` bytes:
+ * data itself while *cap allows, else a copy with twice the room. */
+void *arena_grow(void *data, int n, int *cap, size_t size);
 void arena_free_all(void);
 
 #endif

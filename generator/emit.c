@@ -723,6 +723,7 @@ static void emit_source(Emitter *E)
     emit_hook(E, "step", &m->on_step);
     emit_on_event(E);
     emit_hook(E, "end", &m->on_end);
+    emit_jacobian(E);
     emit_fields(E);
     emit_metadata(E);
     emit_provenance(E);
@@ -884,6 +885,7 @@ bool emit_model(const Model *model, GeneratedFile files[GENERATED_FILES])
     E.cu_name = arena_printf("%s.cu", m->name);
     mark_all_powers(&E);
     find_time_trig(&E);
+    emit_jacobian_prepare(&E);
     files[0].name = E.cu_name;
     files[1].name = arena_printf("%s.h", m->name);
     files[2].name = arena_printf("%s_main.c", m->name);

@@ -48,6 +48,7 @@ typedef struct Emitter {
     TrigArg *trig;            /* the right-hand side's sin/cos of time */
     int ntrig;
     bool use_trig;            /* inside ode_model_rhs: read them from ode_tr */
+    struct Jacobian *jac;     /* the model's derivatives (emit_jacobian.c) */
 } Emitter;
 
 /* The symbols a piece of code reads (emit.c). */
@@ -92,5 +93,14 @@ void emit_initial(Emitter *E);
 void emit_sets(Emitter *E);
 /* The sets, one a line, for odegen --check. */
 void print_sets(const Model *m, FILE *f);
+
+/* #line into the .ode file at `line`, and back into the generated file. */
+void to_user_line(Emitter *E, int line);
+void to_generated(Emitter *E);
+
+/* Differentiates the model (before the helpers are written: marks the
+ * ode_powK it needs), then writes its derivative functions (emit_jacobian.c). */
+void emit_jacobian_prepare(Emitter *E);
+void emit_jacobian(Emitter *E);
 
 #endif

@@ -22,16 +22,19 @@
 #include "emit.h"
 #include "model.h"
 #include "parse.h"
+#include "print_jacobian.h"
 #include "util.h"
 
 static const char usage_text[] =
     "usage: odegen FILE.ode [-o DIR] [--precision double|float] [--option NAME=VALUE]... [--check] [-q]\n"
+    "              [--print jacobian]\n"
     "  -o DIR         write the generated files into DIR (default: ./NAME, NAME the file's base name)\n"
     "  --precision P  integrate in double (default, or @ prec in the file) or float\n"
     "  --option NAME=VALUE\n"
     "                 an option as if `@ NAME=VALUE` ended the file (it wins over the file's)\n"
     "  --check        parse and check only; write nothing\n"
-    "  -q, --quiet    no message when all went well (what was written where)\n";
+    "  -q, --quiet    no message when all went well (what was written where)\n"
+    "  --print jacobian  print the derivatives of the model (Jacobian, d/dt, d/dp, events, resets); write nothing\n";
 
 /* mkdir -p */
 static bool make_dirs(const char *path)
@@ -141,7 +144,7 @@ int main(int argc, char **argv)
 {
     const char *path = NULL, *dir = NULL;
     int precision = -1;
-    bool check_only = false, dump_ast = false, plain_trig = false, quiet = false;
+    bool check_only = false, dump_ast = false, plain_trig = false, quiet = false, print_jac = false;
     Node *options = NULL;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -167,6 +170,14 @@ int main(int argc, char **argv)
                 fprintf(stderr, "odegen: error: --precision must be double or float, not '%s'\n", v);
                 return 2;
             }
+        } else if (!strcmp(a, "--print")) {
+            if (i + 1 >= argc || strcmp(argv[i + 1], "jacobian")) {
+                fprintf(stderr, "odegen: error: --print takes 'jacobian'%s%s%s\n", i + 1 < argc ? ", not '" : "",
+                        i + 1 < argc ? argv[i + 1] : "", i + 1 < argc ? "'" : "");
+                return 2;
+            }
+            print_jac = true;
+            i++;
         } else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
             quiet = true;
         } else if (!strcmp(a, "--check")) {
@@ -212,7 +223,9 @@ int main(int argc, char **argv)
     int status = diag_error_count() ? 1 : 0;
     if (m) m->plain_trig = plain_trig;
     if (m && check_only) print_sets(m, stdout);   /* what --set-name can choose */
-    if (m && !check_only && !dump_ast) {
+    if (m && print_jac) {
+        status = print_jacobian(m, stdout);
+    } else if (m && !check_only && !dump_ast) {
         GeneratedFile files[GENERATED_FILES];
         emit_model(m, files);
         status = write_outputs(dir ? dir : m->name, files);

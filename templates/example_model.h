@@ -134,6 +134,127 @@ ODE_HD static ODE_INLINE void ode_model_on_event(OdeSystem *ode_s, int ode_e) { 
 
 ODE_HD static ODE_INLINE void ode_model_on_end(OdeSystem *ode_s) { (void)ode_s; }
 
+/* ---- derivatives (generator/emit_jacobian.c writes these for every model) ---- */
+#define ODE_HAS_JACOBIAN 1
+#define ODE_JAC_NNZ 3                /* non-zero entries of df/dy, of 4 */
+#define ODE_AUTONOMOUS 0             /* df/dt is 0 */
+/* Whether J[i][j] can be non-zero: a compile-time constant once i and j are. */
+ODE_HD static ODE_INLINE int ode_jac_nz(int ode_i, int ode_j)
+{
+    switch (ode_i * ODE_NSTATE + ode_j) {
+    case 1: case 2: case 3: return 1;
+    default: return 0;
+    }
+}
+
+/* J = df/dy at (t, ode_y), row-major: ode_J[i * ODE_NSTATE + j], every entry written. */
+ODE_HD static ODE_INLINE void ode_model_jac(const OdeSystem *ode_s, ode_real t, const ode_real *ode_y,
+                                            ode_real *ode_J, const OdeTrig *ode_tr)
+{
+    (void)t;
+    (void)ode_tr;
+    ODE_UNROLL for (int ode_i = 0; ode_i < ODE_NSTATE * ODE_NSTATE; ode_i++) ode_J[ode_i] = 0.0;
+    const ode_real k = ode_s->p[0];
+    const ode_real y1 = ode_y[0];
+    ode_J[1] = 1.0;                         /* d(y1')/d(y2) */
+    ode_J[2] = 1.0 - 3.0 * (y1 * y1);       /* d(y2')/d(y1) */
+    ode_J[3] = -k;                          /* d(y2')/d(y2) */
+}
+
+/* f and J together, sharing their subexpressions. */
+ODE_HD static ODE_INLINE void ode_model_rhs_jac(const OdeSystem *ode_s, ode_real t, const ode_real *ode_y,
+                                                ode_real *ode_dy, ode_real *ode_J, const OdeTrig *ode_tr)
+{
+    ode_model_rhs(ode_s, t, ode_y, ode_dy, ode_tr);
+    ode_model_jac(ode_s, t, ode_y, ode_J, ode_tr);
+}
+
+/* ode_Jv = J ode_v over the non-zero entries of J. */
+ODE_HD static ODE_INLINE void ode_model_jac_mul(const ode_real *ode_J, const ode_real *ode_v, ode_real *ode_Jv)
+{
+    ode_Jv[0] = ode_J[1] * ode_v[1];
+    ode_Jv[1] = ode_J[2] * ode_v[0] + ode_J[3] * ode_v[1];
+}
+
+/* df/dt at (t, ode_y).  ode_tr filled by ode_model_trig_full (sin and cos). */
+ODE_HD static ODE_INLINE void ode_model_dfdt(const OdeSystem *ode_s, ode_real t, const ode_real *ode_y,
+                                             ode_real *ode_ft, const OdeTrig *ode_tr)
+{
+    (void)t;
+    (void)ode_y;
+    const ode_real B = ode_s->p[1];
+    ode_ft[0] = 0.0;
+    ode_ft[1] = -(B * ode_tr->s[0]);        /* d(y2')/dt */
+}
+
+#define ODE_DFDP_NNZ 2               /* non-zero entries of df/dp, of 4 */
+/* df/dp at (t, ode_y), row-major: ode_fp[i * ODE_NPARAM + k].  ode_tr as for ode_model_dfdt. */
+ODE_HD static ODE_INLINE void ode_model_dfdp(const OdeSystem *ode_s, ode_real t, const ode_real *ode_y,
+                                             ode_real *ode_fp, const OdeTrig *ode_tr)
+{
+    (void)ode_s;
+    (void)t;
+    ODE_UNROLL for (int ode_i = 0; ode_i < ODE_NSTATE * ODE_NPARAM; ode_i++) ode_fp[ode_i] = 0.0;
+    const ode_real y2 = ode_y[1];
+    ode_fp[2] = -y2;                        /* d(y2')/d(k) */
+    ode_fp[3] = ode_tr->c[0];               /* d(y2')/d(B) */
+}
+
+#define ODE_NSWITCH 0                /* switching functions of f's piecewise constructs */
+ODE_HD static ODE_INLINE void ode_model_switches(const OdeSystem *ode_s, ode_real t, const ode_real *ode_y,
+                                                 ode_real *ode_sw)
+{
+    (void)ode_s;
+    (void)t;
+    (void)ode_y;
+    (void)ode_sw;
+}
+
+#define ODE_HAS_EVENT_GRAD 1
+/* Gradient of event ode_e's function at (t, ode_y): ode_gy[j] = dg/dy_j, *ode_gt = dg/dt. */
+ODE_HD static ODE_INLINE void ode_model_event_grad(const OdeSystem *ode_s, int ode_e, ode_real t,
+                                                   const ode_real *ode_y, ode_real *ode_gy, ode_real *ode_gt)
+{
+    (void)ode_s;
+    (void)t;
+    (void)ode_y;
+    ODE_UNROLL for (int ode_i = 0; ode_i < ODE_NSTATE; ode_i++) ode_gy[ode_i] = 0.0;
+    *ode_gt = 0.0;
+    switch (ode_e) {
+    case 0: ode_gy[1] = 1.0; break;         /* event peak: d(g)/d(y2) */
+    default: break;
+    }
+}
+
+#define ODE_HAS_RESET_JAC 1
+#define ODE_ON_START_RESETS 0        /* on start assigns states */
+#define ODE_ON_END_RESETS 0          /* on end assigns states */
+/* Whether event e's statements assign states (else its saltation matrix is the identity). */
+ODE_HD static ODE_INLINE int ode_event_resets(int ode_e) { (void)ode_e; return 0; }
+
+/* on start / on end: ode_R = d(y+)/d(y) of what the block does to the states (none: the identity). */
+ODE_HD static ODE_INLINE void ode_model_on_start_jac(const OdeSystem *ode_s, ode_real *ode_R)
+{
+    (void)ode_s;
+    ODE_UNROLL for (int ode_i = 0; ode_i < ODE_NSTATE * ODE_NSTATE; ode_i++) ode_R[ode_i] = 0.0;
+    ode_R[0] = 1.0;
+    ode_R[3] = 1.0;
+}
+
+ODE_HD static ODE_INLINE void ode_model_on_end_jac(const OdeSystem *ode_s, ode_real *ode_R)
+{
+    ode_model_on_start_jac(ode_s, ode_R);
+}
+
+/* Event ode_e's statements: ode_R = d(y+)/d(y), ode_Rt = d(y+)/dt, before ode_model_on_event. */
+ODE_HD static ODE_INLINE void ode_model_on_event_jac(const OdeSystem *ode_s, int ode_e, ode_real *ode_R,
+                                                     ode_real *ode_Rt)
+{
+    (void)ode_e;
+    ode_model_on_start_jac(ode_s, ode_R);
+    ODE_UNROLL for (int ode_i = 0; ode_i < ODE_NSTATE; ode_i++) ode_Rt[ode_i] = 0.0;
+}
+
 /* A recordable quantity by its code (the order of ode_field_names). */
 ODE_HD static ODE_INLINE ode_real ode_model_field(const OdeSystem *ode_s, int ode_code)
 {

@@ -28,5 +28,6 @@ suite "numerics (CPU path, ASan/UBSan)" $PY tests/numerics/test_numerics.py
 [ -f tests/xpp/test_globals.py ] && suite "global events located as events" $PY tests/xpp/test_globals.py
 [ -f tests/xpp/test_values.py ] && suite "initial values of parameters, sets, table files" $PY tests/xpp/test_values.py
 [ -f tests/names/test_names.py ] && suite "user names that clash with internal ones" $PY tests/names/test_names.py
+[ -f tests/deriv/test_deriv.py ] && suite "derivatives against finite differences" $PY tests/deriv/test_deriv.py
 [ -x tests/fuzz/run.sh ]    && suite "fuzzing (short run)" bash tests/fuzz/run.sh
 printf '\nall suites passed\n'

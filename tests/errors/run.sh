@@ -98,6 +98,8 @@ cli 2 "odegen: error: --precision must be double or float, not 'half'" ok.ode --
 cli 2 "odegen: error: -o needs a value" ok.ode -o
 cli 2 "odegen: error: one .ode file at a time ('ok.ode' and 'other.ode')" ok.ode other.ode
 cli 2 "usage: odegen FILE.ode [-o DIR] [--precision double|float] [--option NAME=VALUE]... [--check] [-q]"
+cli 2 "odegen: error: --print takes 'jacobian', not 'hessian'" ok.ode --print hessian
+cli 2 "odegen: error: --print takes 'jacobian'" ok.ode --print
 : >"$T/plain"
 cli 1 "odegen: error: cannot create directory 'plain/sub': Not a directory" ok.ode -o plain/sub
 

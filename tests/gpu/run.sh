@@ -11,6 +11,7 @@
 #      sets, initial values of parameters, clashing names) on CPU and GPU
 #   8. user names like every identifier of the generated code: the model of
 #      tests/names compiled by nvcc (its cc runs are part of make test)
+#   9. the models' derivatives on the GPU against the CPU (tests/deriv/gpu_agree.py)
 # Uses build/odegen as it is (flex and bison need not be on the GPU machine).
 set -u
 cd "$(dirname "$0")/../.."
@@ -28,5 +29,6 @@ step "Python package on the GPU (against the runner, bit for bit)" $PY tests/pyt
 step "the runner's streamed output on the GPU (chunks, scans made on the device, HDF5)" bash tests/gpu/output.sh
 step "XPPAUT's features, GPU and CPU" $PY tests/gpu/xpp_features.py
 step "clashing names, nvcc" env ODEGEN_BACKEND=cpu ODEGEN_JOBS=8 $PY tests/names/test_names.py --nvcc
+step "derivatives, GPU against CPU" $PY tests/deriv/gpu_agree.py
 [ $status = 0 ] && echo "test-gpu: all passed" || echo "test-gpu: FAILED"
 exit $status
