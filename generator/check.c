@@ -1125,8 +1125,9 @@ static void check_repeat(Checker *c, Node *d, bool *seen)
     }
 }
 
-/* `save every=DT [, systems=list(i, j, …)]` (SPEC §2): a positive interval
- * and the scan indices of the systems whose samples are kept (default all). */
+/* `save every=DT [, systems=list(i, j, …)] [, max=N]` (SPEC §2): a positive
+ * interval, the scan indices of the systems whose samples are kept (default
+ * all) and the samples kept per integration (default: from the window). */
 static void check_save(Checker *c, Node *d, bool *seen)
 {
     Model *m = c->m;
@@ -1144,6 +1145,11 @@ static void check_save(Checker *c, Node *d, bool *seen)
             if (!const_value(c, it->rhs, "every", &v)) continue;
             if (!(v > 0)) error_at(it->rhs->loc, "every must be positive (the time between samples)");
             else m->save_every = v;
+        } else if (name_eq(it->name, "max")) {
+            if (!const_value(c, it->rhs, "max", &v)) continue;
+            if (!(v >= 1 && v <= 1e9) || !is_integer(v))
+                error_at(it->rhs->loc, "max (samples kept per integration) must be a whole number from 1 to 10^9");
+            else m->save_max = (long)v;
         } else if (name_eq(it->name, "systems")) {
             Node *list = it->rhs;
             if (list) m->save_loc = list->loc;
@@ -1174,7 +1180,9 @@ static void check_save(Checker *c, Node *d, bool *seen)
             suggest_init(&sg, it->name);
             suggest_add(&sg, "every");
             suggest_add(&sg, "systems");
-            error_at(it->name_loc, "unknown save option '%s'%s (write every=DT and, optionally, systems=list(i, j, …))",
+            suggest_add(&sg, "max");
+            error_at(it->name_loc, "unknown save option '%s'%s (write every=DT and, optionally, systems=list(i, j, …) "
+                     "and max=N)",
                      it->name, suggest_text(&sg));
         }
     }

@@ -237,6 +237,8 @@ static void emit_save_constants(Emitter *E)
         buf_puts(o, "#define ODE_SAVE 0                 /* no `save` line */\n");
     buf_printf(o, "#define ODE_SAVE_EVERY %s\n", c_literal(m->save_every, false));
     buf_printf(o, "#define ODE_NSAVE_SYSTEMS %d       /* 0: every system */\n", m->nsave_systems);
+    buf_printf(o, "#define ODE_SAVE_MAX %ld            /* samples kept per integration (0: from the window) */\n",
+               m->save_max);
 }
 
 static void emit_constants(Emitter *E)
@@ -756,7 +758,9 @@ static void emit_source(Emitter *E)
     for (size_t i = 0; i < sizeof solver / sizeof *solver; i++) append_template(E, solver[i], false);
     append_template(E, "templates/driver.h", false);
     append_template(E, "runtime/library.c", true);
+    append_template(E, "runtime/save.c", true);
     append_template(E, "runtime/runner.c", true);
+    append_template(E, "runtime/runner_save.c", true);
 }
 
 static void emit_enum(Buf *o, const char *upper, const char *kind, Symbol **syms, int n)

@@ -128,6 +128,7 @@ typedef struct Model {
     /* `save every=DT [, systems=list(…)]` (save_every 0: no save line) */
     double save_every;
     long *save_systems;      /* scan indices, ascending, no repeats; NULL: every system */
+    long save_max;           /* samples kept per integration (0: from the window) */
     int nsave_systems;
     Loc save_loc;            /* the save statement */
 } Model;

@@ -6,8 +6,9 @@
  *    c_literal), which is what it means there; a non-zero literal below
  *    float's smallest number becomes 0.  Each gets a note at its place.
  *  - A relative tolerance below what float's rounding lets an error estimate
- *    resolve (about ten units in the last place) cannot be met: the steps
- *    would shrink to dtmin.  It gets a note too.
+ *    resolve (about ten units in the last place) cannot be met: results are
+ *    not that accurate, and the step control may shrink steps for nothing.
+ *    It gets a note too.
  */
 #include <float.h>
 #include <math.h>
@@ -44,9 +45,10 @@ static void tolerance(const Node *it)
     const Node *v = it->rhs;
     if (v && v->kind == N_NUM && v->num > 0 && v->num < SINGLE_RTOL_FLOOR)
         note_at(v->loc,
-                "a relative tolerance of %s is below what single precision can resolve (about %.1g): steps "
-                "will shrink to dtmin; use prec=double, or %.0e or more",
-                v->text, SINGLE_RTOL_FLOOR, 1e-6);
+                "a relative tolerance of %s is below what single precision resolves (its rounding is %.2g): "
+                "results cannot be that accurate, and the step control may shrink steps for nothing; use "
+                "prec=double, or a tolerance of 1e-6 or more",
+                v->text, (double)FLT_EPSILON);
 }
 
 void check_single_precision(const Program *prog)

@@ -282,6 +282,12 @@ typedef struct OdeDevice {
 } OdeDevice;
 #endif
 
+/* Trajectory samples (`save`): runtime/save.c, appended after this file. */
+typedef struct OdeSaveState OdeSaveState;
+static int ode_save_prepare(model_solver *s, int record);
+static int ode_save_collect(model_solver *s, int record);
+static void ode_save_free(model_solver *s);
+
 struct model_solver {
     int n;                     /* resident systems */
     int backend;               /* MODEL_BACKEND_CPU or _GPU */
@@ -297,6 +303,7 @@ struct model_solver {
     double kernel_seconds;     /* the last run's or scan's kernel time (GPU), or integration time (CPU) */
     model_progress_fn progress;
     void *progress_user;
+    OdeSaveState *save;        /* `save` samples (save.c); NULL until model_solver_set_save */
     int ndev;
 #ifdef __CUDACC__
     OdeDevice *dev;
@@ -784,6 +791,7 @@ int model_solver_create(model_solver **solver, int n, int backend, const int *de
 void model_solver_free(model_solver *s)
 {
     if (!s) return;
+    ode_save_free(s);                      /* before the devices it names */
 #ifdef __CUDACC__
     for (int k = 0; k < s->ndev; k++) ode_device_free(&s->dev[k]);
     free(s->dev);
@@ -1173,9 +1181,11 @@ int model_solver_store_indexed(model_solver *s, model_pool *pool, const long *en
 static int ode_execute(model_solver *s, int transient, int record)
 {
     s->nrec = 0;
+    int rc = ode_save_prepare(s, transient + record > 0 ? record : 0);
+    if (rc != MODEL_OK) return rc;
     if (transient + record == 0) return MODEL_OK;
     if (record > 0) {
-        int rc = ode_host_rec(s, record);
+        rc = ode_host_rec(s, record);
         if (rc != MODEL_OK) return rc;
     }
     OdeReport report;
@@ -1184,7 +1194,7 @@ static int ode_execute(model_solver *s, int transient, int record)
     report.done = -1;
     if (s->backend == MODEL_BACKEND_GPU) {
 #ifdef __CUDACC__
-        int rc = ode_gpu_execute(s, transient, record, &report);
+        rc = ode_gpu_execute(s, transient, record, &report);
         if (rc != MODEL_OK) return rc;
 #endif
     } else {
@@ -1199,7 +1209,7 @@ static int ode_execute(model_solver *s, int transient, int record)
     if (s->progress) ode_report(&report, s->n);
     s->nrec = record;
     s->rec_nfield = s->h.nfield;
-    return MODEL_OK;
+    return ode_save_collect(s, record);
 }
 
 int model_solver_run(model_solver *s)

@@ -604,15 +604,17 @@ static int ode_parse_args(OdeRunner *r, int argc, char **argv)
 
 /* ------------------------------------------------------------------ output */
 
-/* The signal handler's one piece of state: the temporary output file to
- * remove when the run is interrupted. */
-static char ode_signal_path[4096];
+/* The signal handler's one piece of state: the temporary output files (the
+ * rows, the `save` samples) to remove when the run is interrupted. */
+#define ODE_NOUTPUT 2
+static char ode_signal_path[ODE_NOUTPUT][4096];
 
 static void ode_on_signal(int sig)
 {
     static const char msg[] = "\n" ODE_MODEL_NAME ": interrupted\n";
     (void)sig;
-    if (ode_signal_path[0]) unlink(ode_signal_path);
+    for (int k = 0; k < ODE_NOUTPUT; k++)
+        if (ode_signal_path[k][0]) unlink(ode_signal_path[k]);
     ssize_t w = write(STDERR_FILENO, msg, sizeof msg - 1);
     (void)w;
     _exit(ODE_EXIT_SIGNAL);
@@ -624,6 +626,7 @@ typedef struct OdeOutput {
     char *tmp;           /* temporary name in the same directory */
     char *buffer;        /* f's buffer */
     int special;         /* path is a device or a pipe: no temporary file */
+    char *registered;    /* the slot of ode_signal_path holding tmp, or NULL */
 } OdeOutput;
 
 static int ode_write_failed(const OdeOutput *o, int err)
@@ -662,7 +665,7 @@ static int ode_output_open(OdeOutput *o, const char *path)
         const char *slash = strrchr(path, '/');
         const size_t dir = slash ? (size_t)(slash - path) + 1 : 0;
         const size_t len = strlen(path) + 16;
-        if (len >= sizeof ode_signal_path) return ode_write_failed(o, ENAMETOOLONG);
+        if (len >= sizeof ode_signal_path[0]) return ode_write_failed(o, ENAMETOOLONG);
         o->tmp = (char *)malloc(len);
         if (!o->tmp) return ode_runtime("out of memory");
         snprintf(o->tmp, len, "%.*s.%s.XXXXXX", (int)dir, path, path + dir);
@@ -673,7 +676,9 @@ static int ode_output_open(OdeOutput *o, const char *path)
         sigprocmask(SIG_BLOCK, &block, &old);
         fd = mkstemp(o->tmp);
         const int err = errno;
-        if (fd >= 0) memcpy(ode_signal_path, o->tmp, strlen(o->tmp) + 1);
+        for (int k = 0; fd >= 0 && k < ODE_NOUTPUT && !o->registered; k++)
+            if (!ode_signal_path[k][0]) o->registered = ode_signal_path[k];
+        if (fd >= 0 && o->registered) memcpy(o->registered, o->tmp, strlen(o->tmp) + 1);
         sigprocmask(SIG_SETMASK, &old, NULL);
         if (fd < 0) return ode_write_failed(o, err);
         const mode_t mask = umask(0);
@@ -714,7 +719,8 @@ static int ode_output_close(OdeOutput *o)
         err = errno;
     }
     if (bad) return ode_write_failed(o, err ? err : EIO);
-    ode_signal_path[0] = 0;
+    if (o->registered) o->registered[0] = 0;
+    o->registered = NULL;
     return 0;
 }
 
@@ -724,8 +730,9 @@ static void ode_output_free(OdeOutput *o)
 {
     if (o->f) fclose(o->f);
     o->f = NULL;
-    if (o->tmp && ode_signal_path[0]) unlink(o->tmp);
-    ode_signal_path[0] = 0;
+    if (o->tmp && o->registered) unlink(o->tmp);
+    if (o->registered) o->registered[0] = 0;
+    o->registered = NULL;
     free(o->tmp);
     free(o->buffer);
     o->tmp = NULL;
@@ -773,6 +780,17 @@ static void ode_progress(void *user, long done, long total)
     fflush(stderr);
     p->shown = 1;
 }
+
+/* ------------------------------------------------------------------ `save` samples (runner_save.c) */
+
+typedef struct OdeTraj OdeTraj;
+static double ode_traj_bytes_per_system(const OdeRunner *r);
+static int ode_traj_nlisted(void);
+static int ode_traj_open(OdeTraj **tr, const OdeRunner *r, long long total);
+static int ode_traj_chunk(OdeTraj *tr, model_solver *s, long long base, int count);
+static int ode_traj_write(OdeTraj *tr, model_solver *s, const OdeRunner *r, long long base, int count);
+static int ode_traj_close(OdeTraj *tr);
+static void ode_traj_free(OdeTraj *tr);
 
 /* ------------------------------------------------------------------ memory */
 
@@ -842,8 +860,9 @@ static long long ode_chunk_size(const OdeRunner *r, int backend, long long total
     size_t dev_bytes = 0, host_bytes = 0;
     model_solver_estimate(probe, backend == MODEL_BACKEND_GPU ? 1 : 0, (int)r->record, nf, &dev_bytes, &host_bytes);
     const double pool = (double)(ODE_NSTATE + ODE_NPARAM) * sizeof(double);
-    const double per_host = (double)host_bytes / (double)probe + pool;
-    const double per_dev = (double)dev_bytes / (double)probe;
+    const double traj = ode_traj_nlisted() == 0 ? ode_traj_bytes_per_system(r) : 0.0;   /* every system sampled */
+    const double per_host = (double)host_bytes / (double)probe + pool + traj;
+    const double per_dev = (double)dev_bytes / (double)probe + traj;
     char a[32], b[32], c[32];
     *exit_status = 0;
 
@@ -976,6 +995,8 @@ static int ode_run(OdeRunner *r)
 
     OdeOutput out;
     status = ode_output_open(&out, r->output);
+    OdeTraj *traj = NULL;
+    if (!status) status = ode_traj_open(&traj, r, total);
 
     OdeProgress progress;
     memset(&progress, 0, sizeof progress);
@@ -1017,6 +1038,8 @@ static int ode_run(OdeRunner *r)
             model_solver_set_balance(s, r->balance);
             if (progress.on) model_solver_set_progress(s, ode_progress, &progress);
         }
+        status = ode_traj_chunk(traj, s, base, count);
+        if (status) break;
         ode_fill_pool(r, &pool, base, count);
         progress.base = base;
         int rc = model_solver_load(s, &pool, 0, 0, count);
@@ -1031,6 +1054,7 @@ static int ode_run(OdeRunner *r)
         sum.evals += st.evals;
         for (int k = 0; k < MODEL_NSTATUS; k++) sum.count[k] += st.count[k];
         status = ode_write_rows(&out, s, base, count, (int)r->record, r->nfield);
+        if (!status) status = ode_traj_write(traj, s, r, base, count);
     }
     model_solver_free(s);
     free(pool.states);
@@ -1038,7 +1062,9 @@ static int ode_run(OdeRunner *r)
     if (progress.shown) fputs("\r\033[K", stderr);
 
     if (!status) status = ode_output_close(&out);
+    if (!status) status = ode_traj_close(traj);
     ode_output_free(&out);
+    ode_traj_free(traj);
     sigaction(SIGINT, &old_int, NULL);
     sigaction(SIGTERM, &old_term, NULL);
 

@@ -62,27 +62,18 @@ ODE_HD static ODE_INLINE void ode_run_system(const OdeArrays *a, int i, int tran
     const int slot = a->traj ? a->save_slot[i] : -1;
 #endif
     for (int r = 0; r < transient + record; r++) {
-        const OdeSaveSink *sink = 0;
+        OdeSaveSink sink;                  /* where this integration's samples go (slot < 0: nowhere) */
+        sink.a = a;
+        sink.slot = -1;
+        sink.rep = r - transient;
 #if ODE_SAVE
-        OdeSaveSink k;
-        if (slot >= 0 && r >= transient) {   /* a recorded integration of a saved system */
-            const size_t first = (size_t)(r - transient) * (size_t)a->save_cap;
-            k.t = a->traj_t + first * (size_t)a->nsave + (size_t)slot;
-            k.v = a->traj + first * (size_t)a->nfield * (size_t)a->nsave + (size_t)slot;
-            k.count = a->traj_count + (size_t)(r - transient) * (size_t)a->nsave + (size_t)slot;
-            k.stride = (size_t)a->nsave;
-            k.cap = a->save_cap;
-            k.nfield = a->nfield;
-            k.fields = a->fields;
-            k.every = a->save_every;
-            sink = &k;
-        }
+        if (slot >= 0 && r >= transient) sink.slot = slot;
 #endif
         if (!ODE_STATUS_IS_STICKY(s.status))
             ode_integrate_sampled(&s, sink);
 #if ODE_SAVE
-        else if (sink)
-            *sink->count = 0;              /* no integration, no samples */
+        else if (sink.slot >= 0)
+            ode_save_count(sink, 0);       /* no integration, no samples */
 #endif
         if (r >= transient && a->rec) {
             const int rr = r - transient;

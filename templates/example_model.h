@@ -48,6 +48,9 @@
 #define ODE_HAS_ON_STEP 1
 #define ODE_HAS_ON_END 0
 #define ODE_SAVE 0                   /* no `save` line */
+#define ODE_SAVE_EVERY 0.0
+#define ODE_NSAVE_SYSTEMS 0
+#define ODE_SAVE_MAX 0
 #define ODE_DEFAULT_TRANSIENT 1024
 #define ODE_DEFAULT_RECORD 32
 #define ODE_BLOCK_SIZE 128           /* default threads per block */
@@ -162,5 +165,6 @@ static const OdeScanSpec ode_default_scans[] = {
     {ODE_TARGET_PARAM, 0, ODE_SCAN_LIN, 0.2, 0.3, 30720, 0},
 };
 #define ODE_NSCAN 1
+static const long ode_save_systems[1] = {0};
 
 #endif /* ODE_EXAMPLE_MODEL_H */

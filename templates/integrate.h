@@ -79,8 +79,8 @@ ODE_HD static ODE_INLINE ode_real ode_step_factor(ode_real ratio, ode_real ln_pr
 /* ------------------------------------------------------------------ one integration */
 
 /* Integrates s from s->t0 to s->t1 (or to a stop) and leaves its status;
- * sink (NULL: none) receives the `save` samples. */
-ODE_HD static ODE_INLINE void ode_integrate_sampled(OdeSystem *s, const OdeSaveSink *sink)
+ * the `save` samples go to sink (slot < 0: none are taken). */
+ODE_HD static ODE_INLINE void ode_integrate_sampled(OdeSystem *s, OdeSaveSink sink)
 {
     (void)sink;
     s->status = ODE_STATUS_RUNNING;
@@ -120,8 +120,8 @@ ODE_HD static ODE_INLINE void ode_integrate_sampled(OdeSystem *s, const OdeSaveS
 #if ODE_SAVE
     const ode_real save_t0 = s->t0;
     unsigned int nsample = 0, last_sample = 0;
-    if (sink) {
-        last_sample = ode_save_last(save_t0, t1, sink->every);
+    if (sink.slot >= 0) {
+        last_sample = ode_save_last(save_t0, t1, sink.a->save_every);
         ode_save_put(s, sink, 0, s->t, s->y);
         nsample = 1;
     }
@@ -270,7 +270,7 @@ ODE_HD static ODE_INLINE void ode_integrate_sampled(OdeSystem *s, const OdeSaveS
         }
 #endif
 #if ODE_SAVE
-        if (sink) ode_save_step(s, sink, &D, save_t0, tnew, ynew, tnew >= t1, last_sample, &nsample);
+        if (sink.slot >= 0) ode_save_step(s, sink, &D, save_t0, tnew, ynew, tnew >= t1, last_sample, &nsample);
 #endif
         /* Accept. */
         s->t = tnew;
@@ -317,7 +317,7 @@ ODE_HD static ODE_INLINE void ode_integrate_sampled(OdeSystem *s, const OdeSaveS
         h = hnext;
     }
 #if ODE_SAVE
-    if (sink) *sink->count = nsample;
+    if (sink.slot >= 0) ode_save_count(sink, nsample);
 #endif
     s->steps += nstep;
 #if ODE_HAS_ON_END
@@ -326,6 +326,13 @@ ODE_HD static ODE_INLINE void ode_integrate_sampled(OdeSystem *s, const OdeSaveS
 }
 
 /* The same without samples. */
-ODE_HD static ODE_INLINE void ode_integrate(OdeSystem *s) { ode_integrate_sampled(s, 0); }
+ODE_HD static ODE_INLINE void ode_integrate(OdeSystem *s)
+{
+    OdeSaveSink none;
+    none.a = 0;
+    none.slot = -1;
+    none.rep = 0;
+    ode_integrate_sampled(s, none);
+}
 
 #endif /* ODE_INTEGRATE_H */

@@ -15,47 +15,50 @@
 #define ODE_SAVE 0
 #endif
 
-/* Where one system's samples of one integration go (driver.h makes it from
- * OdeArrays): sample j's time at t[j * stride], field f at
- * v[(j * nfield + f) * stride]; at most cap are kept, *count says how many
- * were due. */
+/* Where one system's samples of one integration go: saved system `slot`
+ * of arrays a (save_slot, traj, …: system.h), recorded integration `rep`;
+ * slot < 0: nowhere.  (The arrays stay where they are, kernel parameters on
+ * the GPU: nothing of them is held in registers between samples.) */
 typedef struct OdeSaveSink {
-    ode_real *t, *v;
-    unsigned int *count;
-    size_t stride;
-    int cap, nfield;
-    const int *fields;
-    ode_real every;
+    const OdeArrays *a;
+    int slot, rep;
 } OdeSaveSink;
 
 #if ODE_SAVE
 /* Sample j at time t with state y: the fields as ode_model_field computes
  * them for the system at (t, y). */
-ODE_HD static ODE_INLINE void ode_save_put(OdeSystem *s, const OdeSaveSink *k, unsigned int j, ode_real t,
-                                           const ode_real *y)
+ODE_HD static ODE_INLINE void ode_save_put(OdeSystem *s, OdeSaveSink k, unsigned int j, ode_real t, const ode_real *y)
 {
-    if (j >= (unsigned int)k->cap) return;            /* beyond the capacity: counted, not kept */
+    const OdeArrays *a = k.a;
+    if (j >= (unsigned int)a->save_cap) return;       /* beyond the capacity: counted, not kept */
+    const size_t m = (size_t)a->nsave, row = (size_t)k.rep * (size_t)a->save_cap + j;
     const ode_real tkeep = s->t;
     ode_real ykeep[ODE_ALLOC(ODE_NSTATE)];
     ODE_FOR_STATES(i) { ykeep[i] = s->y[i]; s->y[i] = y[i]; }
     s->t = t;
-    k->t[(size_t)j * k->stride] = t;
-    for (int f = 0; f < k->nfield; f++)
-        k->v[((size_t)j * (size_t)k->nfield + (size_t)f) * k->stride] = ode_model_field(s, k->fields[f]);
+    a->traj_t[row * m + (size_t)k.slot] = t;
+    for (int f = 0; f < a->nfield; f++)
+        a->traj[(row * (size_t)a->nfield + (size_t)f) * m + (size_t)k.slot] = ode_model_field(s, a->fields[f]);
     s->t = tkeep;
     ODE_FOR_STATES(i) s->y[i] = ykeep[i];
+}
+
+/* The number of samples that were due, at the integration's end. */
+ODE_HD static ODE_INLINE void ode_save_count(OdeSaveSink k, unsigned int n)
+{
+    k.a->traj_count[(size_t)k.rep * (size_t)k.a->nsave + (size_t)k.slot] = n;
 }
 
 /* Samples due in the step that D extends, up to tnew (state ynew there):
  * sample n is at t0 + n·every; n runs to last, the last sample of the
  * window, which the step ending at t1 takes whatever rounding did to its
  * time. */
-ODE_HD static ODE_INLINE void ode_save_step(OdeSystem *s, const OdeSaveSink *k, const OdeDense *D, ode_real t0,
+ODE_HD static ODE_INLINE void ode_save_step(OdeSystem *s, OdeSaveSink k, const OdeDense *D, ode_real t0,
                                             ode_real tnew, const ode_real *ynew, int at_end, unsigned int last,
                                             unsigned int *n)
 {
     while (*n <= last) {
-        ode_real ts = t0 + (ode_real)*n * k->every;
+        ode_real ts = t0 + (ode_real)*n * k.a->save_every;
         if (ts > tnew && !at_end) break;
         ode_real y[ODE_ALLOC(ODE_NSTATE)];
         if (ts >= tnew) {

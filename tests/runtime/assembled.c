@@ -2,7 +2,8 @@
  * NAME.cu (ODEGEN_GENERATED defined: no file includes another), so that the
  * tests build the runtime exactly as a generated model does:
  *   NAME.h  = model constants + runtime/api.h
- *   NAME.cu = NAME.h, model section, solver.h, driver.h, library.c, runner.c
+ *   NAME.cu = NAME.h, model section, solver.h, driver.h, library.c, save.c,
+ *             runner.c, runner_save.c
  * Built with gcc as C (CPU only) and with nvcc as CUDA C++ (run.sh). */
 #define ODEGEN_GENERATED 1
 #ifndef _POSIX_C_SOURCE
@@ -14,4 +15,6 @@
 #include "solver.h"
 #include "driver.h"
 #include "library.c"
+#include "save.c"
 #include "runner.c"
+#include "runner_save.c"
