@@ -111,7 +111,7 @@ static int ode_save_prepare(model_solver *s, int record)
     const int nfield = s->h.nfield;
     const double cap = sv->capacity > 0 ? (double)sv->capacity : ode_save_cap_from_windows(s, sv->every);
     const size_t per = cap <= 2.0e9 ? ode_save_bytes(record, (int)cap, nfield) : 0;
-    const double total = per ? (double)per * (double)sv->nsave : INFINITY;
+    const double total = per ? (double)per * (double)sv->nsave : HUGE_VAL;
     if (!per || total > 0.5 * (double)SIZE_MAX)
         return ode_fail(s, MODEL_ERR_NOMEM,
                         "saving %.0f samples per integration (every %g) of %d recorded integrations of %d "
