@@ -125,7 +125,7 @@ typedef struct OdeBracket {
 } OdeBracket;
 
 /* Step of the one-sided differences that give the slopes at check points. */
-#define ODE_SLOPE_DTHETA ODE_R(0.0009765625)   /* 2^-10 of the step */
+#define ODE_SLOPE_DTHETA ODE_R(9.5367431640625e-07)   /* 2^-20 of the step: the slope there, not a secant */
 
 /* The slopes dg/dθ at θ (one-sided, into the step). */
 ODE_HD static ODE_INLINE void ode_event_slopes(const OdeSystem *s, const OdeDense *D, ode_real theta,

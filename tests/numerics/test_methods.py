@@ -507,6 +507,39 @@ for _m, _tag, _extra, _dt in ball_cases():
     globals()["test_ball_" + _m + _tag].__doc__ = "The bouncing ball with %s%s." % (_m, _extra)
 
 
+def long_ball_test(m):
+    """A ball of restitution 0.9999 over 3000 s: 4038 impacts of ~0.9 s
+    flights, while nothing bounds the adaptive steps but the window (the
+    flights are exact polynomials: the error estimate is zero, every step
+    grows 5×): steps span hundreds of flights' worth of time, and the slopes
+    at the check points, taken on the extension right there, still show
+    every flight.  The count is exact; the last impact time right to the
+    bound of test_ball_*."""
+    e, horizon = 0.9999, 3000.0
+    text = f"""par g=9.81, e={e!r}
+y'=v
+v'=-g
+init y=1, v=0
+acc n, tlast
+event floor: y, dir=-1, tol={BALL_TOL!r} {{ v = -e*v; n = n + 1; tlast = t }}
+@ meth={m}, toler=1e-6, atoler=1e-6, total={horizon!r}
+record n, tlast
+done
+"""
+    r = run(build("longball_" + m, text, sanitize=False), "--quiet")
+    times, speeds = ball_analytic(1.0, e, horizon)
+    check(min(abs(horizon - x) for x in times) > 1e-3, "test setup: an impact near the horizon")
+    check(r["n"][0] == len(times), "%s: %d impacts, analytic %d" % (m, r["n"][0], len(times)))
+    bound = (1 + e) / (1 - e) * sum(2 * BALL_TOL / v for v in speeds) + 1e-13 * horizon * len(times)
+    check(abs(r["tlast"][0] - times[-1]) <= bound, "%s: last impact at %.15g, analytic %.15g (bound %.3g)"
+          % (m, r["tlast"][0], times[-1], bound))
+
+
+for _m in ("rkck45", "dopri5", "dop853"):
+    globals()["test_ball_long_steps_" + _m] = (lambda m: lambda: long_ball_test(m))(_m)
+    globals()["test_ball_long_steps_" + _m].__doc__ = "4038 impacts with steps as long as the window: %s." % _m
+
+
 # ----------------------------------------------------------------------------- events on x = cos t
 
 DELTA = 3e-3
