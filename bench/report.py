@@ -24,6 +24,44 @@ def fmt_t(s):
     return "%.3f" % s if s >= 0.01 else "%.4f" % s
 
 
+def work_precision(rows, w, targets):
+    """The work–precision section (bench/workprecision.py's lines)."""
+    points = [r for r in rows if "wp" in r and "achieved" in r]
+    best = [r for r in rows if "wp_best" in r]
+    if not points:
+        return
+    w("## Work–precision: which method for which accuracy (bench/workprecision.py)\n")
+    w("Every adaptive method at tolerances (`toler = atoler`) 1e-6 … 1e-12 and RK4 at four step sizes, "
+      "against DOP853 at 1e-13 on the same device.  *Achieved*: the 95th percentile over the systems of "
+      "each system's largest error in its recorded values (relative, absolute below 1); Duffing systems "
+      "whose reference is chaotic are left out (every method's error is O(1) there after 1024 periods).  "
+      "Time: the kernel's.\n")
+    for prob in sorted({p["wp"] for p in points}):
+        pp = [p for p in points if p["wp"] == prob]
+        p0 = pp[0]
+        w("### %s: %d systems, %d+%d integrations (%d measured)\n" % (prob, p0["systems"], p0["transient"],
+                                                                     p0["record"], p0["measured"]))
+        w("| method | tolerance / dt | achieved (p95) | median | kernel time (s) | RHS evals / system |")
+        w("|---|---:|---:|---:|---:|---:|")
+        for p in pp:
+            w("| %s | %s | %.2e | %.2e | %s | %.3g |" % (p["method"], "%g" % p["tol"] if p["tol"] else "dt=%g" % p["dt"],
+                                                        p["achieved"], p["achieved_median"], fmt_t(p["seconds"]),
+                                                        p["evals"] / p["systems"]))
+        bb = [b for b in best if b["wp_best"] == prob]
+        if bb:
+            w("")
+            w("| accuracy | fastest | its time (s) | RKCK45's time (s) | fastest / RKCK45 |")
+            w("|---:|---|---:|---:|---:|")
+            for b in bb:
+                w("| %.0e | %s | %s | %s | %s |" % (b["accuracy"], b["method"], fmt_t(b["seconds"]),
+                                                    fmt_t(b["rkck45_seconds"]) if b["rkck45_seconds"] else "not reached",
+                                                    "%.2f" % b["ratio"] if b["ratio"] else "—"))
+                if b["ratio"]:
+                    targets.append("- %s at accuracy %.0e: %s takes %.2f of RKCK45's time (reported)" %
+                                   (prob, b["accuracy"], b["method"], b["ratio"]))
+        w("")
+
+
 def main():
     rows = load(sys.argv[1])
     gpu = open(sys.argv[2]).read().strip() if len(sys.argv) > 2 else ""
@@ -132,6 +170,7 @@ def main():
     for e in (r for r in rows if "peer" in r and "error" in r):
         w("| %s | %s | %s | — | %s |" % (e["peer"], e.get("case", ""), e.get("N", ""), e["error"][:80]))
     w("")
+    work_precision(rows, w, targets)
     w("## Registers and local memory (ptxas, the plain kernel)\n")
     w("| variant | registers | stack (bytes) | spill stores | spill loads |")
     w("|---|---:|---:|---:|---:|")

@@ -6,6 +6,8 @@
 #   ARCH=sm_90      the GPU architecture
 #   BENCH_QUICK=1   small sizes only (a smoke test of this script)
 #   BENCH_RUNNER=0  without the runners' wall times (bench/runner.sh)
+#   WP_BACKEND=cpu  the work-precision part on the CPU (its smoke test without a GPU:
+#                   BENCH_QUICK=1 WP_BACKEND=cpu python3 bench/workprecision.py … — see that file)
 set -u
 cd "$(dirname "$0")/.."
 OUT=${BENCH_OUT:-bench/out}
@@ -143,6 +145,11 @@ PEER_SIZES="30720 1048576"
 [ "${BENCH_QUICK:-0}" = 1 ] && PEER_SIZES="30720"
 timeout 240 $PY bench/peers.py duffing $PEER_SIZES >>"$RES" 2>"$OUT/peers.err" || echo '{"peer": "all", "error": "peers.py failed or timed out"}' >>"$RES"
 timeout 180 $PY bench/peers.py lorenz $PEER_SIZES >>"$RES" 2>>"$OUT/peers.err" || echo '{"peer": "all", "error": "peers.py (lorenz) failed or timed out"}' >>"$RES"
+log "work-precision (every method, tolerances 1e-6 … 1e-12, against DOP853 at 1e-13)"
+WP_QUICK=""
+[ "${BENCH_QUICK:-0}" = 1 ] && WP_QUICK=--quick
+timeout 420 $PY bench/workprecision.py --backend "${WP_BACKEND:-gpu}" $WP_QUICK --out "$OUT/wp" >>"$RES" 2>"$OUT/wp.err" ||
+    echo '{"wp": "all", "error": "workprecision.py failed or timed out (see bench/out/wp.err)"}' >>"$RES"
 log "report"
 $PY bench/report.py "$RES" "$OUT/gpu.txt" >"$OUT/BENCHMARKS.md" &&
     $PY bench/runner_report.py "$RES" >>"$OUT/BENCHMARKS.md" && cp "$OUT/BENCHMARKS.md" bench/BENCHMARKS.md

@@ -66,6 +66,7 @@ typedef enum NodeKind {
                      is lin, log or list) */
     D_REPEAT,     /* `repeat transient=N, record=M`: items (list of S_ASSIGN) */
     D_RECORD,     /* `record a, b, …`: args (list of N_NAME) */
+    D_SAVE,       /* `save every=DT, systems=list(…)`: items (list of S_ASSIGN) */
     D_OPTIONS,    /* `@ name=value, …`: items (list of S_ASSIGN whose rhs is an
                      N_NUM or an N_NAME holding the word as written) */
     D_UNSUPPORTED,/* an XPPAUT statement odegen cannot run per GPU thread:

@@ -21,8 +21,10 @@
 #include "builtins.h"
 #include "diag.h"
 #include "expand.h"
+#include "method.h"
 #include "model.h"
 #include "options.h"
+#include "single.h"
 #include "precedence.h"
 #include "symtab.h"
 #include "tables.h"
@@ -1619,6 +1621,70 @@ static void check_repeat(Checker *c, Node *d, bool *seen)
     }
 }
 
+/* `save every=DT [, systems=list(i, j, …)] [, max=N]` (SPEC §2): a positive
+ * interval, the scan indices of the systems whose samples are kept (default
+ * all) and the samples kept per integration (default: from the window). */
+static void check_save(Checker *c, Node *d, bool *seen)
+{
+    Model *m = c->m;
+    if (*seen) {
+        error_at(d->loc, "'save' is given twice");
+        return;
+    }
+    *seen = true;
+    m->save_loc = d->loc;
+    bool every_seen = false;
+    for (Node *it = d->items; it; it = it->next) {
+        double v;
+        if (name_eq(it->name, "every")) {
+            every_seen = true;
+            if (!const_value(c, it->rhs, "every", &v)) continue;
+            if (!(v > 0)) error_at(it->rhs->loc, "every must be positive (the time between samples)");
+            else m->save_every = v;
+        } else if (name_eq(it->name, "max")) {
+            if (!const_value(c, it->rhs, "max", &v)) continue;
+            if (!(v >= 1 && v <= 1e9) || !is_integer(v))
+                error_at(it->rhs->loc, "max (samples kept per integration) must be a whole number from 1 to 10^9");
+            else m->save_max = (long)v;
+        } else if (name_eq(it->name, "systems")) {
+            Node *list = it->rhs;
+            if (list) m->save_loc = list->loc;
+            Node *one = list && list->kind == N_CALL && name_eq(list->name, "list") ? list->args : list;
+            if (list && list->kind == N_CALL && !name_eq(list->name, "list")) {
+                error_at(list->loc, "systems takes list(i, j, …) of system numbers");
+                continue;
+            }
+            for (Node *a = one; a; a = a == list ? NULL : a->next) {
+                if (!const_value(c, a, "a system number", &v)) continue;
+                if (!(v >= 0) || !is_integer(v)) {
+                    error_at(a->loc, "a system number is a whole number from 0 (its index in the scan)");
+                    continue;
+                }
+                long k = (long)v, at = m->nsave_systems;
+                while (at > 0 && m->save_systems[at - 1] > k) at--;
+                if (at > 0 && m->save_systems[at - 1] == k) {
+                    error_at(a->loc, "system %ld is listed twice", k);
+                    continue;
+                }
+                PUSH(m->save_systems, m->nsave_systems, k);
+                memmove(m->save_systems + at + 1, m->save_systems + at,
+                        sizeof(long) * (size_t)(m->nsave_systems - 1 - at));
+                m->save_systems[at] = k;
+            }
+        } else {
+            Suggest sg;
+            suggest_init(&sg, it->name);
+            suggest_add(&sg, "every");
+            suggest_add(&sg, "systems");
+            suggest_add(&sg, "max");
+            error_at(it->name_loc, "unknown save option '%s'%s (write every=DT and, optionally, systems=list(i, j, …) "
+                     "and max=N)",
+                     it->name, suggest_text(&sg));
+        }
+    }
+    if (!every_seen) error_at(d->loc, "save needs every=DT, the time between samples");
+}
+
 static void check_record(Checker *c, Node *d)
 {
     Model *m = c->m;
@@ -1730,15 +1796,7 @@ static void check_option(Checker *c, Node *it, Loc *dtmin_loc, Loc *dtmax_loc, i
     const char *word = it->rhs && it->rhs->kind == N_NAME ? it->rhs->name : NULL;
     double v;
     if (name_eq(k, "meth") || name_eq(k, "method")) {
-        if (word && (name_eq(word, "rk4") || name_eq(word, "rungekutta") || name_eq(word, "runge")))
-            m->rkck45 = false;
-        else if (word && (name_eq(word, "rkck45") || name_eq(word, "qualrk") || name_eq(word, "rkck")))
-            m->rkck45 = true;
-        else
-            error_at(it->rhs ? it->rhs->loc : it->loc,
-                     "method '%s' is not available; odegen has rk4 (XPPAUT rungekutta) and rkck45 "
-                     "(XPPAUT qualrk)",
-                     word ? word : it->rhs && it->rhs->text ? it->rhs->text : "");
+        check_method_option(m, it);
     } else if (name_eq(k, "dt")) {
         set_positive(it, &m->dt);
     } else if (name_eq(k, "t0")) {
@@ -1764,6 +1822,13 @@ static void check_option(Checker *c, Node *it, Loc *dtmin_loc, Loc *dtmax_loc, i
         if (option_number(it, &v)) {
             if (!(v > 0 && v < 1)) error_at(it->rhs->loc, "hshrink must lie between 0 and 1");
             else m->hshrink = v;
+        }
+    } else if (name_eq(k, "evpoints")) {
+        if (option_number(it, &v)) {
+            if (!(v >= 0 && v <= 64) || !is_integer(v))
+                error_at(it->rhs->loc, "evpoints must be a whole number from 0 to 64");
+            else
+                m->evpoints = (int)v;
         }
     } else if (name_eq(k, "evsteps") || name_eq(k, "maxsteps")) {
         if (option_number(it, &v)) {
@@ -1802,7 +1867,8 @@ static const char *model_name_from_path(const char *path)
 
 static void set_defaults(Model *m)
 {
-    m->rkck45 = false;
+    m->method = METH_RK4;
+    m->evpoints = 3;
     m->dt = 0.05;
     m->t0 = 0;
     m->total = 20;
@@ -1886,7 +1952,7 @@ Model *check_program(const Program *prog, int precision)
     if (!diag_error_count()) check_nesting(c);
 
     Loc dtmin_loc = nowhere, dtmax_loc = nowhere;
-    bool repeat_seen = false;
+    bool repeat_seen = false, save_seen = false;
     for (Node *d = prog->decls; d; d = d->next) {
         switch (d->kind) {
         case D_EVENT: check_event(c, d); break;
@@ -1895,6 +1961,7 @@ Model *check_program(const Program *prog, int precision)
         case D_SCAN: check_scan(c, d); break;
         case D_REPEAT: check_repeat(c, d, &repeat_seen); break;
         case D_RECORD: check_record(c, d); break;
+        case D_SAVE: check_save(c, d, &save_seen); break;
         case D_OPTIONS:
             for (Node *it = d->items; it; it = it->next) check_option(c, it, &dtmin_loc, &dtmax_loc, precision);
             break;
@@ -1922,9 +1989,13 @@ Model *check_program(const Program *prog, int precision)
     for (int i = 0; i < m->nscan; i++) product *= (double)m->scans[i].n;
     if (product > 4.0e18)
         error_at(c->last_loc, "the scans describe %.3g systems, more than odegen can count", product);
+    if (m->nsave_systems && (double)m->save_systems[m->nsave_systems - 1] >= product)
+        error_at(m->save_loc, "save: system %ld is beyond the scan's %.0f system%s (0 to %.0f)",
+                 m->save_systems[m->nsave_systems - 1], product, product == 1 ? "" : "s", product - 1);
     if (m->nstate == 0 && diag_error_count() == 0)
         error_file("the model has no equations: write at least one x'=… (or dx/dt=…) line");
     if (!m->nfield)
         for (int i = 0; i < m->nstate; i++) PUSH(m->fields, m->nfield, m->states[i]);
+    if (m->single && !diag_error_count()) check_single_precision(prog);
     return diag_error_count() ? NULL : m;
 }

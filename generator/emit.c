@@ -13,6 +13,7 @@
 #include "arena.h"
 #include "embedded.h"
 #include "emit.h"
+#include "method.h"
 #include "util.h"
 
 /* ------------------------------------------------------------------ #line */
@@ -216,6 +217,22 @@ static void emit_block_body(Emitter *E, const Node *a, const Node *b, int event)
 
 /* ------------------------------------------------------------------ model constants */
 
+/* `save every=DT [, systems=list(…)]`: ODE_SAVE and the defaults the
+ * runner and the library start from. */
+static void emit_save_constants(Emitter *E)
+{
+    const Model *m = E->m;
+    Buf *o = E->out;
+    if (m->save_every > 0)
+        buf_printf(o, "#define ODE_SAVE 1                 /* save every=… (%s:%d) */\n", m->path, m->save_loc.line);
+    else
+        buf_puts(o, "#define ODE_SAVE 0                 /* no `save` line */\n");
+    buf_printf(o, "#define ODE_SAVE_EVERY %s\n", c_literal(m->save_every, false));
+    buf_printf(o, "#define ODE_NSAVE_SYSTEMS %d       /* 0: every system */\n", m->nsave_systems);
+    buf_printf(o, "#define ODE_SAVE_MAX %ld            /* samples kept per integration (0: from the window) */\n",
+               m->save_max);
+}
+
 static void emit_constants(Emitter *E)
 {
     const Model *m = E->m;
@@ -232,8 +249,8 @@ static void emit_constants(Emitter *E)
     buf_printf(o, "#define ODE_NTRIG %d               /* sin/cos of time in the right-hand side */\n", E->ntrig);
     if (m->plain_trig)
         buf_puts(o, "#define ODE_TRIG_ROTATE 0         /* --no-time-trig: no angle addition in RK4 */\n");
-    buf_printf(o, "#define ODE_RKCK45 %d              /* %s */\n", m->rkck45,
-               m->rkck45 ? "adaptive Cash-Karp 5(4)" : "classical RK4 with a fixed step");
+    buf_printf(o, "#define ODE_METHOD %d               /* %s: %s (tableaux.h) */\n", (int)m->method,
+               method_name(m->method), method_description(m->method));
     buf_printf(o, "#define ODE_OPT_DT ODE_R(%s)\n", c_literal(m->dt, false));
     buf_printf(o, "#define ODE_OPT_T0 %s\n", c_literal(m->t0, false));
     buf_printf(o, "#define ODE_OPT_TOTAL %s\n", c_literal(m->total, false));
@@ -242,12 +259,14 @@ static void emit_constants(Emitter *E)
     buf_printf(o, "#define ODE_OPT_HGROW ODE_R(%s)\n", c_literal(m->hgrow, false));
     buf_printf(o, "#define ODE_OPT_HSHRINK ODE_R(%s)\n", c_literal(m->hshrink, false));
     buf_printf(o, "#define ODE_OPT_EVSTEPS %ld\n", m->evsteps);
+    buf_printf(o, "#define ODE_OPT_EVPOINTS %d\n", m->evpoints);
     buf_printf(o, "#define ODE_OPT_MAXSTEPS %lldULL\n", m->maxsteps);
     double bound = m->single && m->bound > 3.0e38 ? 3.0e38 : m->bound;
     buf_printf(o, "#define ODE_OPT_BOUND ODE_R(%s)\n", c_literal(bound, false));
     buf_printf(o, "#define ODE_HAS_ON_START %d\n#define ODE_HAS_ON_STEP %d\n#define ODE_HAS_ON_END %d\n",
                m->on_start.body != NULL, m->on_step.body != NULL, m->on_end.body != NULL);
     buf_printf(o, "#define ODE_DEFAULT_TRANSIENT %ld\n#define ODE_DEFAULT_RECORD %ld\n", m->transient, m->record);
+    emit_save_constants(E);
     buf_puts(o, "#ifndef ODE_BLOCK_SIZE\n#define ODE_BLOCK_SIZE 128          /* threads per block, at most */\n#endif\n");
 }
 
@@ -324,7 +343,7 @@ static void emit_properties(Emitter *E)
 {
     const Model *m = E->m;
     const char **v = arena_alloc(sizeof(char *) * (size_t)(m->nstate + m->nevent + 1));
-    buf_puts(E->out, "/* Tolerances per state (RKCK45) and event properties: compile-time constants. */\n");
+    buf_puts(E->out, "/* Tolerances per state (adaptive methods) and event properties: compile-time constants. */\n");
     for (int i = 0; i < m->nstate; i++) v[i] = c_literal(m->states[i]->rtol, E->single);
     emit_per_index(E, "ode_real", "ode_rtol", m->nstate, v);
     for (int i = 0; i < m->nstate; i++) v[i] = c_literal(m->states[i]->atol, E->single);
@@ -645,7 +664,10 @@ static void emit_metadata(Emitter *E)
                    s->kind == SCAN_LIST ? arena_printf("ode_scan_values_%d", i) : "0", s->target->name, s->line);
     }
     if (!m->nscan) buf_puts(o, "    {0, 0, 0, 0.0, 0.0, 0, 0}\n");
-    buf_printf(o, "};\n#define ODE_NSCAN %d\n\n", m->nscan);
+    buf_printf(o, "};\n#define ODE_NSCAN %d\n", m->nscan);
+    buf_printf(o, "static const long ode_save_systems[ODE_ALLOC(%d)] = {", m->nsave_systems);
+    for (int i = 0; i < m->nsave_systems; i++) buf_printf(o, "%s%ld", i ? ", " : "", m->save_systems[i]);
+    buf_puts(o, m->nsave_systems ? "};\n\n" : "0};\n\n");
 }
 
 /* ------------------------------------------------------------------ templates */
@@ -694,7 +716,7 @@ static void emit_source(Emitter *E)
     const Model *m = E->m;
     Buf *o = E->out;
     buf_printf(o, "/* %s — " GENERATED_MARKER " from %s; do not edit. */\n", E->cu_name, m->path);
-    buf_printf(o, "/*\n * The model %s inlined into odegen's solver templates (RK4, RKCK45, events,\n"
+    buf_printf(o, "/*\n * The model %s inlined into odegen's solver templates (method, events,\n"
                   " * accessories) and its host runtime: one source for the GPU (nvcc) and the CPU\n"
                   " * (cc -x c -fopenmp).  Build with `make` in this directory.\n */\n",
                m->name);
@@ -728,7 +750,9 @@ static void emit_source(Emitter *E)
     emit_metadata(E);
     emit_provenance(E);
     emit_sets(E);
-    append_template(E, "templates/solver.h", false);
+    static const char *const solver[] = {"templates/tableaux.h", "templates/stepper.h", "templates/dense.h",
+                                         "templates/events.h",   "templates/save.h",    "templates/integrate.h"};
+    for (size_t i = 0; i < sizeof solver / sizeof *solver; i++) append_template(E, solver[i], false);
     append_template(E, "templates/driver.h", false);
     append_template(E, "runtime/scan_fill.c", false);
     append_template(E, "runtime/library.c", true);
@@ -737,7 +761,9 @@ static void emit_source(Emitter *E)
     append_template(E, "runtime/output.h", true);
     append_template(E, "runtime/output_csv.c", false);
     append_template(E, "runtime/output.c", false);
+    append_template(E, "runtime/save.c", true);
     append_template(E, "runtime/runner.c", true);
+    append_template(E, "runtime/runner_save.c", true);
 }
 
 static void emit_enum(Buf *o, const char *upper, const char *kind, Symbol **syms, int n)

@@ -17,7 +17,9 @@ const char *c_literal(double v, bool single)
 {
     char buf[64];
     if (isnan(v)) return single ? "NAN" : "NAN";
-    if (isinf(v)) return v > 0 ? "INFINITY" : "(-INFINITY)";
+    /* Beyond the precision's range (1e300 in float): ±infinity, which is
+     * what such a literal means there (single.c notes it at its line). */
+    if (isinf(v) || (single && fabs(v) >= 0x1.ffffffp+127)) return v > 0 ? "INFINITY" : "(-INFINITY)";
     int p;
     if (single) {
         float f = (float)v;

@@ -12,6 +12,7 @@
 
 #include "diag.h"
 #include "emit.h"
+#include "method.h"
 #include "version.h"
 
 /* Text as the body of a C string literal: escapes for quotes, backslashes,
@@ -32,9 +33,9 @@ static void put_escaped(Buf *o, const char *s, size_t len)
 /* The options in force, as `@` would set them. */
 static void put_options(Buf *o, const Model *m)
 {
-    buf_printf(o, "meth=%s, dt=%s, t0=%s, total=%s", m->rkck45 ? "rkck45" : "rk4", c_literal(m->dt, false),
+    buf_printf(o, "meth=%s, dt=%s, t0=%s, total=%s", method_name(m->method), c_literal(m->dt, false),
                c_literal(m->t0, false), c_literal(m->total, false));
-    if (m->rkck45)
+    if (method_is_adaptive(m->method))
         buf_printf(o, ", toler=%s, atoler=%s, dtmin=%s, dtmax=%s, hgrow=%s, hshrink=%s", c_literal(m->toler, false),
                    c_literal(m->atoler, false), c_literal(m->dtmin, false), c_literal(m->dtmax, false),
                    c_literal(m->hgrow, false), c_literal(m->hshrink, false));

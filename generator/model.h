@@ -112,6 +112,19 @@ typedef struct Hook {
     int line;           /* first block's line */
 } Hook;
 
+/* Integration methods (`@ meth`): the same numbers as ODE_METH_* in
+ * templates/tableaux.h.  method.c reads their names. */
+typedef enum Method {
+    METH_EULER = 1,      /* forward Euler, fixed step (XPPAUT euler) */
+    METH_MODEULER = 2,   /* Heun, fixed step (XPPAUT modeuler) */
+    METH_RK4 = 3,        /* classical Runge–Kutta, fixed step (XPPAUT rungekutta) */
+    METH_RKCK45 = 4,     /* Cash–Karp 5(4), adaptive (XPPAUT qualrk) */
+    METH_DOPRI5 = 5,     /* Dormand–Prince 5(4), adaptive (XPPAUT 5dp) */
+    METH_TSIT5 = 6,      /* Tsitouras 5(4), adaptive */
+    METH_DOP853 = 7,     /* Dormand–Prince 8(5,3), adaptive (XPPAUT 83dp) */
+    METH_VERN7 = 8       /* Verner 7(6), adaptive */
+} Method;
+
 typedef struct Model {
     const char *path;        /* the .ode file as given */
     const char *name;        /* C identifier made from the file's base name */
@@ -136,7 +149,8 @@ typedef struct Model {
     Hook on_start, on_step, on_end;
 
     /* options (@) */
-    bool rkck45;
+    Method method;
+    int evpoints;            /* interior points per step where events are checked */
     double dt, t0, total, toler, atoler, dtmin, dtmax, hgrow, hshrink, bound;
     double evtol;            /* tol of `global`s and of events without tol= */
     long evsteps;
@@ -147,6 +161,13 @@ typedef struct Model {
     Scan *scans;       int nscan;
     long transient, record;
     Symbol **fields;   int nfield;        /* `record` line; none → all states */
+
+    /* `save every=DT [, systems=list(…)]` (save_every 0: no save line) */
+    double save_every;
+    long *save_systems;      /* scan indices, ascending, no repeats; NULL: every system */
+    long save_max;           /* samples kept per integration (0: from the window) */
+    int nsave_systems;
+    Loc save_loc;            /* the save statement */
 } Model;
 
 /* Checks the program; returns NULL after reporting errors (diag.h).

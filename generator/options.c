@@ -55,10 +55,10 @@ static const struct { const char *key, *name; } xpp_keys[] = {
 };
 
 /* odegen's own options (XPPAUT warns that it does not know them). */
-static const char *const own_options[] = {"hgrow", "hshrink", "evsteps", "evtol", "maxsteps", "prec", NULL};
+static const char *const own_options[] = {"hgrow", "hshrink", "evsteps", "evtol", "evpoints", "maxsteps", "prec", NULL};
 
 const char *const option_suggestions[] = {"meth", "method", "dt", "t0", "total", "toler", "atoler", "dtmin",
-                                          "dtmax", "bound", "bounds", "hgrow", "hshrink", "evsteps", "evtol",
+                                          "dtmax", "bound", "bounds", "hgrow", "hshrink", "evsteps", "evtol", "evpoints",
                                           "maxsteps", "prec", "xp", "yp", "zp", "xlo", "xhi", "ylo", "yhi",
                                           "nplot", "maxstor", "nout", "njmp", "trans", "axes", NULL};
 

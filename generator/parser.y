@@ -182,7 +182,7 @@ static Node *mk_if(Loc loc, Node *cond, List then_, List else_);
 %token KW_PAR "'par'" KW_NUMBER "'number'" KW_INIT "'init'" KW_AUX "'aux'"
 %token KW_GLOBAL "'global'" KW_EVENT "'event'" KW_ACC "'acc'" KW_ON "'on'"
 %token KW_TOLERANCE "'tolerance'" KW_SCAN "'scan'" KW_REPEAT "'repeat'"
-%token KW_RECORD "'record'" KW_DONE "'done'" KW_TABLE "'table'" KW_SET "'set'"
+%token KW_RECORD "'record'" KW_SAVE "'save'" KW_DONE "'done'" KW_TABLE "'table'" KW_SET "'set'"
 %token <str> KW_UNSUPPORTED "unsupported statement"
 %token <str> KW_IGNORED "ignored statement"
 %token <node> FOR_BEGIN "'%[…]' line" FOR_END "'%' line"
@@ -240,6 +240,7 @@ decl
     | KW_SCAN NAME '=' call     { $$ = mk_scan(@$, @2, $2, $4); }
     | KW_REPEAT assigns         { $$ = mk_items(D_REPEAT, @$, $2); }
     | KW_RECORD names           { $$ = mk_record(@$, $2); }
+    | KW_SAVE assigns           { $$ = mk_items(D_SAVE, @$, $2); }
     | '@' options               { $$ = mk_items(D_OPTIONS, @$, $2); }
     | '@' options ','           { $$ = mk_items(D_OPTIONS, @$, $2); }
     | '@'                       { $$ = mk_items(D_OPTIONS, @$, list_none()); }
@@ -843,7 +844,7 @@ static bool expects(const yypcontext_t *ctx, const char *want)
 static const char *misspelt_keyword(const struct ParseState *ps)
 {
     static const char *const top[] = {"par", "param", "number", "init", "aux", "global", "event",
-                                      "acc", "on", "tolerance", "scan", "repeat", "record", "done",
+                                      "acc", "on", "tolerance", "scan", "repeat", "record", "save", "done",
                                       "table", "set", NULL};
     static const char *const in_block[] = {"if", NULL};
     if (ps->prev_kind != NAME || ps->prev_text_len < 2 || ps->prev_text_len > 40)

@@ -475,6 +475,49 @@ int model_solver_recorded_values(model_solver *solver, int rep, int slot, int fi
                                  long stride);
 int model_solver_recorded_statuses(model_solver *solver, int rep, int first, int count, int *out, long stride);
 
+/* ------------------------------------------------------------------ trajectories (`save`) */
+
+/* Samples of recorded integrations at t0 + i·every (t0: each integration's
+ * window start), taken inside the kernels from the method's continuous
+ * extension, not by shortening steps; each holds the recorded fields
+ * (model_solver_set_fields) at the sample's time.  Only a model with a
+ * `save every=DT` line takes samples: model_save_every() is its DT (0.0
+ * without one).  A solver takes none until model_solver_set_save.
+ *
+ *     model_solver_set_save(s, model_save_every(), 0, NULL, 0);   // every system
+ *     model_solver_scan(s, 0, 2, NULL, NULL);
+ *     int kept, due;
+ *     double t, v[MODEL_NFIELD];
+ *     model_solver_saved_count(s, 1, 7, &kept, &due);           // rep 1 of system 7
+ *     for (int j = 0; j < kept; j++) {
+ *         model_solver_saved(s, 1, 7, j, &t, v);                // time, then the fields
+ *         printf("%.17g %.17g\n", t, v[0]);
+ *     }
+ */
+double model_save_every(void);
+
+/* What the next scans sample: every (> 0; 0: nothing), the resident systems
+ * systems[0 … nsystems-1] (NULL: all), and at most `capacity` samples per
+ * system and recorded integration (0: as many as the longest window of the
+ * sampled systems holds when the scan starts, floor((t1 - t0)/every) + 1).
+ * A window moved or lengthened by `on end` can hold more: the samples beyond
+ * the capacity are counted (model_solver_saved_count's `due`), not kept.  A
+ * scan whose samples would not fit in memory fails with MODEL_ERR_NOMEM and
+ * the numbers.  MODEL_ERR_ARG for a model without a `save` line. */
+int model_solver_set_save(model_solver *solver, double every, int capacity, const int *systems, int nsystems);
+
+/* Samples of system `system` after recorded integration `rep` of the last
+ * scan: *kept (readable with model_solver_saved) and *due (the window's
+ * samples up to where the integration ended; more than kept when the
+ * capacity cut them).  Either output may be NULL.  MODEL_ERR_NODATA when the
+ * last call took no samples, MODEL_ERR_ARG for a system not sampled. */
+int model_solver_saved_count(model_solver *solver, int rep, int system, int *kept, int *due);
+
+/* Sample `sample` (0 … kept-1) of that system and integration: its time in
+ * *t and the recorded fields, in the order of model_solver_get_fields, in
+ * values (room for that many; either output may be NULL). */
+int model_solver_saved(model_solver *solver, int rep, int system, int sample, double *t, double *values);
+
 /* ------------------------------------------------------------------ statistics */
 
 typedef struct model_stats {

@@ -350,6 +350,12 @@ typedef struct OdeDevice {
 } OdeDevice;
 #endif
 
+/* Trajectory samples (`save`): runtime/save.c, appended after this file. */
+typedef struct OdeSaveState OdeSaveState;
+static int ode_save_prepare(model_solver *s, int record);
+static int ode_save_collect(model_solver *s, int record);
+static void ode_save_free(model_solver *s);
+
 struct model_solver {
     int n;                     /* resident systems */
     int cap;                   /* systems the arrays hold (n <= cap: ode_solver_resize) */
@@ -368,6 +374,7 @@ struct model_solver {
     double kernel_seconds;     /* the last run's or scan's kernel time (GPU), or integration time (CPU) */
     model_progress_fn progress;
     void *progress_user;
+    OdeSaveState *save;        /* `save` samples (save.c); NULL until model_solver_set_save */
     int ndev;
     /* Where each array is current (GPU backend): a bit per array. */
     unsigned host_stale;       /* the device holds newer values (a run wrote them) */
@@ -1008,6 +1015,7 @@ int model_solver_create(model_solver **solver, int n, int backend, const int *de
 void model_solver_free(model_solver *s)
 {
     if (!s) return;
+    ode_save_free(s);                      /* before the devices it names */
 #ifdef __CUDACC__
     for (int k = 0; k < s->ndev; k++) ode_device_free(&s->dev[k]);
     free(s->dev);
@@ -1467,15 +1475,17 @@ static int ode_launch(model_solver *s, int transient, int record)
 {
     s->nrec = 0;
     s->pending = 0;
+    int rc = ode_save_prepare(s, transient + record > 0 ? record : 0);
+    if (rc != MODEL_OK) return rc;
     if (transient + record == 0) return MODEL_OK;
     if (record > 0) {
-        int rc = ode_host_rec(s, record);
+        rc = ode_host_rec(s, record);
         if (rc != MODEL_OK) return rc;
     }
     s->pending_record = record;
     if (s->backend == MODEL_BACKEND_GPU) {
 #ifdef __CUDACC__
-        int rc = record > 0 ? ode_gpu_rec(s, record) : MODEL_OK;
+        rc = record > 0 ? ode_gpu_rec(s, record) : MODEL_OK;
         for (int k = 0; k < s->ndev && rc == MODEL_OK; k++)
             if (s->dev[k].a.n > 0) rc = ode_gpu_start(s, &s->dev[k], transient, record);
         if (rc != MODEL_OK) {
@@ -1531,7 +1541,7 @@ static int ode_finish(model_solver *s)
 #endif
     s->nrec = s->pending_record;
     s->rec_nfield = s->h.nfield;
-    return MODEL_OK;
+    return ode_save_collect(s, s->pending_record);
 }
 
 static int ode_execute(model_solver *s, int transient, int record)

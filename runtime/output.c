@@ -47,6 +47,7 @@
  * temporary file to remove, and for output written in place, whether the
  * writer is inside a block and which signal asked to stop. */
 static char ode_signal_path[4096];
+static char ode_signal_side_path[4096];   /* a side file's (runner_save.c: the `save` samples) */
 static int ode_writing;
 static int ode_stop_signal;
 
@@ -60,6 +61,7 @@ static void ode_exit_interrupted(int sig)
 
 static void ode_on_signal(int sig)
 {
+    if (ode_signal_side_path[0]) unlink(ode_signal_side_path);
     if (ode_signal_path[0]) {   /* a temporary file: nothing of it must stay */
         unlink(ode_signal_path);
         ode_exit_interrupted(sig);

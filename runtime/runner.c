@@ -721,6 +721,17 @@ static int ode_progress(void *user, long done, long total)
     return 0;
 }
 
+/* ------------------------------------------------------------------ `save` samples (runner_save.c) */
+
+typedef struct OdeTraj OdeTraj;
+static double ode_traj_bytes_per_system(const OdeRunner *r);
+static int ode_traj_nlisted(void);
+static int ode_traj_open(OdeTraj **tr, const OdeRunner *r, long long total);
+static int ode_traj_chunk(OdeTraj *tr, model_solver *s, long long base, int count);
+static int ode_traj_write(OdeTraj *tr, model_solver *s, const OdeRunner *r, long long base, int count);
+static int ode_traj_close(OdeTraj *tr);
+static void ode_traj_free(OdeTraj *tr);
+
 /* ------------------------------------------------------------------ memory */
 
 /* A number from the first line of a file ("max" or nothing: -1). */
@@ -805,8 +816,9 @@ static long long ode_chunk_size(const OdeRunner *r, int backend, int slots, long
     const int nf = r->nfield;
     size_t dev_bytes = 0, host_bytes = 0;
     model_solver_estimate(probe, backend == MODEL_BACKEND_GPU ? 1 : 0, (int)r->record, nf, &dev_bytes, &host_bytes);
-    const double per_host = (double)host_bytes / (double)probe * slots;
-    const double per_dev = (double)dev_bytes / (double)probe * slots;
+    const double traj = ode_traj_nlisted() == 0 ? ode_traj_bytes_per_system(r) : 0.0;   /* every system sampled */
+    const double per_host = ((double)host_bytes / (double)probe + traj) * slots;
+    const double per_dev = ((double)dev_bytes / (double)probe + traj) * slots;
     char a[32], b[32], c[32];
     *exit_status = 0;
 
@@ -1139,14 +1151,18 @@ typedef struct OdeChunks {
 } OdeChunks;
 
 /* Chunk k: its systems made where the solver runs, and its launch. */
-static int ode_chunk_start(OdeChunks *c, const OdePlan *pl, const OdeRunner *r, long long k)
+static int ode_chunk_start(OdeChunks *c, const OdePlan *pl, const OdeRunner *r, OdeTraj *traj, long long k)
 {
     model_solver *s = c->solver[k % c->slots];
     const long long first = k * c->size;
     const int count = (int)(c->total - first < c->size ? c->total - first : c->size);
     int rc = ode_solver_resize(s, count);
     if (rc == MODEL_OK) rc = ode_solver_fill(s, &pl->fill, first, 1);
-    if (rc == MODEL_OK) rc = ode_launch(s, (int)r->transient, (int)r->record);
+    if (rc == MODEL_OK) {
+        const int status = ode_traj_chunk(traj, s, first, count);   /* which of them `save` samples */
+        if (status) return status;
+        rc = ode_launch(s, (int)r->transient, (int)r->record);
+    }
     return rc == MODEL_OK ? 0 : ode_runtime("%s", model_solver_error(s));
 }
 
@@ -1282,6 +1298,8 @@ static int ode_run(OdeRunner *r)
     OdeOutput out;
     memset(&out, 0, sizeof out);
     if (!status && ode_output_open(&out, r->output, format, &info)) status = ode_runtime("%s", out.error);
+    OdeTraj *traj = NULL;
+    if (!status) status = ode_traj_open(&traj, r, total);
 
     /* The chunk loop: chunk k integrates (on the GPU: k and k+1 at once)
      * while chunk k-1's rows are prepared and written; then chunk k's rows
@@ -1292,7 +1310,7 @@ static int ode_run(OdeRunner *r)
     progress.start = ode_clock();
     const double t_first = ode_clock();
     for (long long k = 0; k < chunks.slots && k < chunks.count && !status; k++)
-        status = ode_chunk_start(&chunks, &plan, r, k);
+        status = ode_chunk_start(&chunks, &plan, r, traj, k);
     for (long long k = 0; k < chunks.count && !status; k++) {
         model_solver *s = chunks.solver[k % chunks.slots];
         if (ode_finish(s) != MODEL_OK) {
@@ -1319,10 +1337,13 @@ static int ode_run(OdeRunner *r)
         view.values = s->rec;
         view.status = s->rec_status;
         if (ode_output_chunk(&out, &view)) status = ode_runtime("%s", out.error);
-        if (!status && k + chunks.slots < chunks.count) status = ode_chunk_start(&chunks, &plan, r, k + chunks.slots);
+        if (!status) status = ode_traj_write(traj, s, r, view.first, s->n);
+        if (!status && k + chunks.slots < chunks.count) status = ode_chunk_start(&chunks, &plan, r, traj, k + chunks.slots);
     }
     if (progress.shown) fputs("\r\033[K", stderr);
     if (!status && ode_output_close(&out)) status = ode_runtime("%s", out.error);
+    if (!status) status = ode_traj_close(traj);
+    ode_traj_free(traj);
     const double output_seconds = out.prepare_seconds + out.write_seconds;
     ode_output_free(&out);
     for (int j = 0; j < 2; j++) model_solver_free(chunks.solver[j]);

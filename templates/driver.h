@@ -58,9 +58,23 @@ ODE_HD static ODE_INLINE void ode_run_system(const OdeArrays *a, int i, int tran
     if (s.status == ODE_STATUS_READY)
         ode_model_acc_init(&s);
     const int n = a->n;
+#if ODE_SAVE
+    const int slot = a->traj ? a->save_slot[i] : -1;
+#endif
     for (int r = 0; r < transient + record; r++) {
+        OdeSaveSink sink;                  /* where this integration's samples go (slot < 0: nowhere) */
+        sink.a = a;
+        sink.slot = -1;
+        sink.rep = r - transient;
+#if ODE_SAVE
+        if (slot >= 0 && r >= transient) sink.slot = slot;
+#endif
         if (!ODE_STATUS_IS_STICKY(s.status))
-            ode_integrate(&s);
+            ode_integrate_sampled(&s, sink);
+#if ODE_SAVE
+        else if (sink.slot >= 0)
+            ode_save_count(sink, 0);       /* no integration, no samples */
+#endif
         if (r >= transient && a->rec) {
             const int rr = r - transient;
             for (int f = 0; f < a->nfield; f++)

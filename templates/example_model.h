@@ -33,7 +33,7 @@
 #define ODE_NEVENT 1
 #define ODE_NFIELD 8                 /* y1 y2 ymax k B t t0 t1 */
 #define ODE_NTRIG 1                  /* cos(t) in the right-hand side */
-#define ODE_RKCK45 0                 /* 0: RK4 with fixed step, 1: RKCK45 */
+#define ODE_METHOD 3                 /* rk4 (tableaux.h: ODE_METH_RK4) */
 #define ODE_OPT_DT ODE_R(0.01)
 #define ODE_OPT_T0 0.0
 #define ODE_OPT_TOTAL 6.283185307179586
@@ -42,11 +42,16 @@
 #define ODE_OPT_HGROW ODE_R(5.0)
 #define ODE_OPT_HSHRINK ODE_R(0.1)
 #define ODE_OPT_EVSTEPS 50
+#define ODE_OPT_EVPOINTS 3
 #define ODE_OPT_MAXSTEPS 100000000ULL
 #define ODE_OPT_BOUND ODE_R(1e100)
 #define ODE_HAS_ON_START 0
 #define ODE_HAS_ON_STEP 1
 #define ODE_HAS_ON_END 0
+#define ODE_SAVE 0                   /* no `save` line */
+#define ODE_SAVE_EVERY 0.0
+#define ODE_NSAVE_SYSTEMS 0
+#define ODE_SAVE_MAX 0
 #define ODE_DEFAULT_TRANSIENT 1024
 #define ODE_DEFAULT_RECORD 32
 #define ODE_BLOCK_SIZE 128           /* default threads per block */
@@ -286,6 +291,7 @@ static const OdeScanSpec ode_default_scans[] = {
     {ODE_TARGET_PARAM, 0, ODE_SCAN_LIN, 0.2, 0.3, 30720, 0},
 };
 #define ODE_NSCAN 1
+static const long ode_save_systems[1] = {0};
 
 /* The .ode text, for the runner's HDF5 attributes. */
 static const char ode_model_source[] =

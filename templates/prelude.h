@@ -17,14 +17,21 @@
 #ifdef __CUDA_ARCH__
 #define ODE_UNROLL _Pragma("unroll")
 #else
-#define ODE_UNROLL
+#define ODE_UNROLL   /* nvcc's host pass takes no GCC pragmas */
 #endif
 /* Helpers a model does not use are fine: "declared but never referenced". */
 #pragma nv_diag_suppress 177
+#if defined(__GNUC__) && !defined(__clang__) && !defined(__CUDA_ARCH__)
+/* The host compiler sees the loops that fill the stage vectors without
+ * unrolling them and then doubts they were filled (a false alarm). */
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
 #else
 #define ODE_HD
 #define ODE_INLINE inline __attribute__((always_inline))
-#define ODE_UNROLL
+/* Loops over states, stages and events are unrolled, as on the GPU: the
+ * tableau's coefficients become constants and the stages registers. */
+#define ODE_UNROLL _Pragma("GCC unroll 64")
 #endif
 
 /* Precision of the integration: the generated model defines ODE_FLOAT to 1 for
@@ -45,6 +52,7 @@ typedef float ode_real;
 #define ode_cos cosf
 #define ode_frexp frexpf
 #define ode_ldexp ldexpf
+#define ode_sqrt sqrtf
 #define ODE_EPS 1.1920929e-07f
 #else
 typedef double ode_real;
@@ -57,6 +65,7 @@ typedef double ode_real;
 #define ode_cos cos
 #define ode_frexp frexp
 #define ode_ldexp ldexp
+#define ode_sqrt sqrt
 #define ODE_EPS 2.220446049250313e-16
 #endif
 
@@ -102,6 +111,39 @@ ODE_HD static ODE_INLINE ode_real ode_pow_m1_5(ode_real x)
         y = y * (ODE_R(1.2) - ODE_R(0.2) * z * (y2 * y2 * y));
     }
     return ode_ldexp(y, -q);
+}
+
+/* ln x for finite x > 0 and e^y, from + - * / and exact scalings only (the
+ * PI step-size controllers' powers err^β: as for ode_pow_m1_5, the CPU and
+ * the GPU then take the same steps).  Relative error below 1e-15 (double).
+ * ln: x = m 2^e with m in [1/sqrt2, sqrt2), ln m = 2 atanh(s), s = (m-1)/(m+1),
+ * |s| < 0.172, by its series to s^21.  exp: y = n ln2 + r, |r| <= ln2/2,
+ * e^r by its Taylor series to r^14, then scaled by 2^n. */
+ODE_HD static ODE_INLINE ode_real ode_ln_det(ode_real x)
+{
+    int e;
+    ode_real m = ode_frexp(x, &e);
+    if (m < ODE_R(0.70710678118654752)) {
+        m = ODE_R(2.0) * m;
+        e -= 1;
+    }
+    const ode_real s = (m - ODE_R(1.0)) / (m + ODE_R(1.0)), z = s * s;
+    ode_real p = ODE_R(1.0) / ODE_R(21.0);
+    ODE_UNROLL for (int k = 19; k >= 3; k -= 2) p = p * z + ODE_R(1.0) / (ode_real)k;
+    p = p * z + ODE_R(1.0);
+    return ODE_R(2.0) * s * p + (ode_real)e * ODE_R(0.69314718055994531);
+}
+
+ODE_HD static ODE_INLINE ode_real ode_exp_det(ode_real y)
+{
+    if (y > ODE_R(80.0)) y = ODE_R(80.0);             /* the step factors that need it are clamped anyway */
+    if (y < ODE_R(-80.0)) y = ODE_R(-80.0);
+    const ode_real q = y * ODE_R(1.4426950408889634);
+    const int n = (int)(q < ODE_R(0.0) ? q - ODE_R(0.5) : q + ODE_R(0.5));
+    const ode_real r = y - (ode_real)n * ODE_R(0.69314718055994531);
+    ode_real p = ODE_R(1.0);
+    ODE_UNROLL for (int k = 14; k >= 1; k--) p = ODE_R(1.0) + p * (r * (ODE_R(1.0) / (ode_real)k));
+    return ode_ldexp(p, n);
 }
 
 /* Truth values of comparisons and logic are 1 and 0, as in XPPAUT. */

@@ -43,7 +43,8 @@ typedef struct OdeSystem {
 } OdeSystem;
 
 /* sin and cos of the right-hand side's arguments affine in t, at one stage
- * time (see solver.h: RK4 reaches its stages by angle addition). */
+ * time (see stepper.h: fixed-step methods reach their stages by angle
+ * addition). */
 #ifndef ODE_NTRIG
 #define ODE_NTRIG 0
 #endif
@@ -69,6 +70,17 @@ typedef struct OdeArrays {
     int *rec_status;
     int nfield;
     int fields[ODE_ALLOC(ODE_NFIELD)];   /* field codes, see ode_model_field */
+
+    /* `save` samples (save.h; traj == NULL: none taken).  System i is saved
+     * when save_slot[i] >= 0; of saved slot q after recorded integration r,
+     * sample j has its time at traj_t[(r * save_cap + j) * nsave + q] and
+     * field f at traj[((r * save_cap + j) * nfield + f) * nsave + q];
+     * traj_count[r * nsave + q] samples were due (beyond save_cap: dropped). */
+    ode_real *traj, *traj_t;
+    unsigned int *traj_count;
+    int *save_slot;
+    int nsave, save_cap;
+    ode_real save_every;
 
     unsigned int *progress;      /* systems completed (host-visible), or NULL */
     unsigned int *queue;         /* next system to take (load balancing), or NULL */

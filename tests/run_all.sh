@@ -22,6 +22,7 @@ suite() {
 [ -x tests/runtime/run.sh ] && suite "runtime library and runner" bash tests/runtime/run.sh
 [ -x tests/faults/run.sh ]  && suite "runners whose systems all fail" bash tests/faults/run.sh
 suite "numerics (CPU path, ASan/UBSan)" $PY tests/numerics/test_numerics.py
+suite "integration methods, events, save" $PY tests/numerics/test_methods.py
 [ -f tests/python/test_python.py ] && suite "Python package and examples" $PY tests/python/test_python.py
 [ -f tests/xpp/test_xpp.py ] && suite "XPPAUT compatibility" $PY tests/xpp/test_xpp.py
 [ -f tests/xpp/test_corpus.py ] && suite "XPPAUT corpus (syntax, arrays, tables, sets, defaults)" $PY tests/xpp/test_corpus.py

@@ -42,12 +42,16 @@ def _run(cmd, **kw):
     return p
 
 
-def build(name, text, precision=None, backend=None, flags=(), nvccflags=None):
+def build(name, text, precision=None, backend=None, flags=(), nvccflags=None, sanitize=None):
     """Writes `text` as NAME.ode, generates and builds it (odegen `flags` too);
-    returns the runner's path."""
+    returns the runner's path.  sanitize=False builds a CPU runner without
+    ASan/UBSan (tests of the numbers, not of host code: faster to build)."""
     backend = backend or BACKEND
+    sanitize = SANITIZE if sanitize is None else (sanitize and SANITIZE)
     name = re.sub(r"[^A-Za-z0-9_]", "_", name)   # the model's name is the file's
     tag = name + "-" + backend + ("-" + precision if precision else "") + "".join(f.strip("-") for f in flags)
+    if SANITIZE and not sanitize:
+        tag += "-plain"
     if nvccflags:
         tag += "-" + re.sub(r"[^A-Za-z0-9]", "", nvccflags)
     work = os.path.join(BUILD, tag)
@@ -69,7 +73,7 @@ def build(name, text, precision=None, backend=None, flags=(), nvccflags=None):
         make += ["BACKEND=cuda"] + (["NVCCFLAGS=" + nvccflags] if nvccflags else [])
     else:
         make += ["BACKEND=cpu"]
-        if SANITIZE:
+        if sanitize:
             make += ["CFLAGS=" + SANFLAGS, "LDFLAGS=-fsanitize=address,undefined"]
     p = _run(make)
     if p.returncode != 0:

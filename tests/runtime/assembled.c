@@ -3,8 +3,9 @@
  * tests build the runtime exactly as a generated model does:
  *   NAME.h  = model constants + runtime/api.h
  *   NAME.cu = NAME.h, model section, solver.h, driver.h, scan_fill.c,
- *             library.c, shortest_tables.h, shortest.c, output.h,
- *             output_csv.c, output.c, runner.c
+ *             library.c, save.c, shortest_tables.h, shortest.c, output.h,
+ *             output_csv.c, output.c, runner.c,
+ *             runner_save.c
  *   NAME_main.c = output.h, output_h5.c (with -DODE_HDF5), main (runner_main.c)
  * Built with gcc as C (CPU only) and with nvcc as CUDA C++ (run.sh). */
 #define ODEGEN_GENERATED 1
@@ -23,4 +24,6 @@
 #include "output.h"
 #include "output_csv.c"
 #include "output.c"
+#include "save.c"
 #include "runner.c"
+#include "runner_save.c"

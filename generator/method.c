@@ -1,0 +1,160 @@
+/* method.c — the `meth` option's values.
+ *
+ * odegen's names (euler, modeuler, rk4, rkck45, dopri5, tsit5, dop853,
+ * vern7) come first.  Any other word is read as XPPAUT reads it: by its first
+ * character alone (load_eqn.c: the key string "demragvbqsc582y" — discrete,
+ * euler, modeuler, rungekutta, adams, gear, volterra, backeul, qualrk,
+ * stiff, cvode, 5dp, 83dp, 2rb, ymp), so that `meth=Runge-Kutta`, `meth=q`
+ * or `meth=5dp` mean in odegen what they mean in XPPAUT.  A word other than
+ * XPPAUT's own spelling of a method gets a note saying how it was read; a
+ * word XPPAUT would read otherwise than its look suggests (`rkqs`, `rkck`:
+ * Runge–Kutta by their first letter) is an error that names both readings.
+ */
+#include <ctype.h>
+#include <string.h>
+
+#include "arena.h"
+#include "diag.h"
+#include "method.h"
+#include "util.h"
+
+static const char *const names[] = {
+    [METH_EULER] = "euler",   [METH_MODEULER] = "modeuler", [METH_RK4] = "rk4",
+    [METH_RKCK45] = "rkck45", [METH_DOPRI5] = "dopri5",     [METH_TSIT5] = "tsit5",
+    [METH_DOP853] = "dop853", [METH_VERN7] = "vern7",
+};
+
+static const char *const descriptions[] = {
+    [METH_EULER] = "forward Euler with a fixed step",
+    [METH_MODEULER] = "Heun (modified Euler) with a fixed step",
+    [METH_RK4] = "classical RK4 with a fixed step",
+    [METH_RKCK45] = "adaptive Cash-Karp 5(4)",
+    [METH_DOPRI5] = "adaptive Dormand-Prince 5(4)",
+    [METH_TSIT5] = "adaptive Tsitouras 5(4)",
+    [METH_DOP853] = "adaptive Dormand-Prince 8(5,3)",
+    [METH_VERN7] = "adaptive Verner 7(6)",
+};
+
+const char *method_name(Method method) { return names[method]; }
+const char *method_description(Method method) { return descriptions[method]; }
+
+#define EXPLICIT_LIST "euler, modeuler, rk4, rkck45, dopri5, tsit5, dop853, vern7"
+
+/* XPPAUT's methods by the first character of the value. */
+typedef enum Reading { RUNS_AS, STIFF, UNSUPPORTED } Reading;
+typedef struct XppMethod {
+    char key;
+    const char *name;        /* XPPAUT's spelling (help/xppopt.html) */
+    Reading reading;
+    Method method;           /* RUNS_AS */
+    const char *why;         /* UNSUPPORTED: what it is; RUNS_AS with a note: why that is fine */
+} XppMethod;
+
+static const XppMethod xpp_methods[] = {
+    {'d', "discrete", UNSUPPORTED, 0, "iterates maps x(t+1)=…, not supported"},
+    {'e', "euler", RUNS_AS, METH_EULER, NULL},
+    {'m', "modeuler", RUNS_AS, METH_MODEULER, NULL},
+    {'r', "rungekutta", RUNS_AS, METH_RK4, NULL},
+    {'a', "adams", RUNS_AS, METH_RK4,
+     "XPPAUT's adams (4th-order Adams-Bashforth-Moulton with the fixed step dt) runs as rk4, of the same "
+     "order and step: results agree to the integration error"},
+    {'g', "gear", STIFF, 0, NULL},
+    {'v', "volterra", UNSUPPORTED, 0, "integrates Volterra integral equations, not supported"},
+    {'b', "backeul", STIFF, 0, NULL},
+    {'q', "qualrk", RUNS_AS, METH_RKCK45, NULL},
+    {'s', "stiff", STIFF, 0, NULL},
+    {'c', "cvode", STIFF, 0, NULL},
+    {'5', "5dp", RUNS_AS, METH_DOPRI5, NULL},
+    {'8', "83dp", RUNS_AS, METH_DOP853, NULL},
+    {'2', "2rb", STIFF, 0, NULL},
+    {'y', "ymp", UNSUPPORTED, 0, "is a symplectic method for x''=f(x), not available"},
+};
+
+/* Words whose look and XPPAUT's reading differ: the adaptive Runge–Kutta
+ * routines' names, which XPPAUT reads as rungekutta (their first letter). */
+static const char *const misleading[] = {"rkqs", "rkck", "rk45", "rkf45", "rkf", "rk5", "rkdp", NULL};
+
+static const char *const stiff_names[] = {"rodas5p", "ros3p", NULL};
+
+/* "; did you mean 'dopri5'?" for a word close to one of odegen's names. */
+static const char *suggestion(const char *word)
+{
+    const char *best = NULL;
+    int best_d = (int)strlen(word) <= 3 ? 2 : 3;
+    for (int k = METH_EULER; k <= METH_VERN7; k++) {
+        int d = name_distance(word, names[k]);
+        if (d < best_d) {
+            best_d = d;
+            best = names[k];
+        }
+    }
+    return best ? arena_printf("; did you mean '%s'?", best) : "";
+}
+
+static void stiff_error(Loc loc, const char *word)
+{
+    error_at(loc,
+             "method '%s' is stiff: stiff methods (rodas5p, ros3p; XPPAUT's stiff, gear, cvode, 2rb, backeul) "
+             "are not available yet; the explicit methods are " EXPLICIT_LIST,
+             word);
+}
+
+void check_method_option(Model *m, const Node *it)
+{
+    const Node *v = it->rhs;
+    Loc loc = v ? v->loc : it->loc;
+    const char *word = !v ? NULL : v->kind == N_NAME ? v->name : v->kind == N_NUM ? v->text : NULL;
+    if (!word || !*word) {
+        error_at(loc, "meth needs a method name: " EXPLICIT_LIST);
+        return;
+    }
+    for (int k = METH_EULER; k <= METH_VERN7; k++)
+        if (name_eq(word, names[k])) {
+            m->method = (Method)k;
+            return;
+        }
+    for (const char *const *s = stiff_names; *s; s++)
+        if (name_eq(word, *s)) {
+            stiff_error(loc, word);
+            return;
+        }
+    for (const char *const *s = misleading; *s; s++)
+        if (name_eq(word, *s)) {
+            error_at(loc,
+                     "method '%s': XPPAUT reads a method by its first letter, so '%s' is its rungekutta (rk4) "
+                     "there; write rk4 for that, or rkck45 (XPPAUT qualrk) for the adaptive Cash-Karp method",
+                     word, word);
+            return;
+        }
+    const int key = tolower((unsigned char)word[0]);
+    for (size_t i = 0; i < sizeof xpp_methods / sizeof *xpp_methods; i++) {
+        const XppMethod *x = &xpp_methods[i];
+        if (key != x->key) continue;
+        const bool spelled = name_eq(word, x->name) || (x->method == METH_RK4 && name_eq(word, "runge-kutta"));
+        switch (x->reading) {
+        case STIFF:
+            stiff_error(loc, word);
+            return;
+        case UNSUPPORTED:
+            error_at(loc, "method '%s': XPPAUT reads it as %s, which %s; the methods are " EXPLICIT_LIST "%s", word,
+                     x->name, x->why, suggestion(word));
+            return;
+        case RUNS_AS:
+            m->method = x->method;
+            if (x->why)
+                note_at(loc, "%s", x->why);
+            else if (!spelled)
+                note_at(loc, "XPPAUT reads a method by its first letter: '%s' is its %s, odegen's %s", word,
+                        x->name, names[x->method]);
+            return;
+        }
+    }
+    /* Not a method XPPAUT knows either (it would keep its default). */
+    error_at(loc, "unknown method '%s': the methods are " EXPLICIT_LIST " (or XPPAUT's names: rungekutta, "
+             "qualrk, 5dp, 83dp, …)%s", word, suggestion(word));
+}
+
+bool method_is_adaptive(Method method)
+{
+    return method != METH_EULER && method != METH_MODEULER && method != METH_RK4;
+}

@@ -1,0 +1,431 @@
+/* events.h — event detection on the continuous extension and location of the
+ * earliest crossing (SPEC §3).
+ *
+ * After every accepted step the event functions are checked at ODE_OPT_EVPOINTS
+ * interior points of the step's extension (dense.h) and at its end.  Between
+ * two consecutive check points an event fires when its function crosses zero
+ * in its direction past the whole ±tol zone, or lands inside the zone, coming
+ * from outside it on the side its direction starts from; an event disarmed by
+ * a detection is re-armed at the first check point outside its zone.  Where
+ * the values at two check points show nothing but the function may have made
+ * an excursion across the zone and back between them (both ends on one side,
+ * the slopes at the ends pointing to an extremum in between), the extremum is
+ * searched for on the extension (golden section) and, if it reaches across,
+ * becomes a check point too: an impact after a flight that one large step
+ * spans entirely is seen.  What can still be missed: two crossings between
+ * two check points around more than one extremum of the event function.
+ *
+ * The earliest crossing is then located on the extension by the Illinois
+ * method to the event's tol (no right-hand-side evaluations), and the step
+ * is redone with the method itself to the located time, so that the state at
+ * the event has the method's accuracy; should that state not lie in the zone
+ * (an extension less accurate than tol), the Illinois iteration goes on with
+ * steps of the method until it does.
+ */
+#ifndef ODE_EVENTS_H
+#define ODE_EVENTS_H
+
+#ifndef ODEGEN_GENERATED
+#include "example_model.h"
+#include "tableaux.h"
+#include "stepper.h"
+#include "dense.h"
+#endif
+
+#if ODE_NEVENT > 0
+
+/* Most Illinois iterations spent on one crossing, and golden-section
+ * iterations on one extremum. */
+#define ODE_EVENT_MAXITER 60
+#define ODE_EXTREMUM_MAXITER 40
+/* Most extrema made check points in one step (a bound, not a tuning knob). */
+#define ODE_EXTREMUM_SPLITS 8
+
+typedef unsigned long long ode_mask;   /* one bit per event (at most 64 events) */
+#define ODE_BIT(e) ((ode_mask)1 << (e))
+
+/* Event e went from gp (outside its zone) to g, past the whole zone, in its
+ * declared direction: the step jumped over the zone. */
+ODE_HD static ODE_INLINE int ode_event_jumped(int e, ode_real gp, ode_real g)
+{
+    const ode_real tol = ode_event_tol(e);
+    const int dir = ode_event_dir(e);
+    const int down = gp > tol && g < -tol, up = gp < -tol && g > tol;
+    return dir < 0 ? down : dir > 0 ? up : (down | up);
+}
+
+/* Event e came from gp (outside its zone, on the side its direction starts
+ * from) and landed inside ±tol. */
+ODE_HD static ODE_INLINE int ode_event_landed(int e, ode_real gp, ode_real g)
+{
+    const ode_real tol = ode_event_tol(e);
+    const int dir = ode_event_dir(e);
+    if (!(ode_fabs(g) <= tol))
+        return 0;
+    return dir < 0 ? gp > tol : dir > 0 ? gp < -tol : ode_fabs(gp) > tol;
+}
+
+/* a[k] for a run-time k without indexing a register array at run time (which
+ * would move the array to local memory): a chain of selects. */
+ODE_HD static ODE_INLINE ode_real ode_pick(const ode_real *a, int k)
+{
+    ode_real v = a[0];
+    ODE_FOR_EVENTS(e) v = e == k ? a[e] : v;
+    return v;
+}
+
+/* Among the armed events, the one whose crossing comes earliest by the secant
+ * estimate between (lo, glo) and (hi, ghi) (gp: where each was outside its
+ * zone); -1 when none jumped. */
+ODE_HD static ODE_INLINE int ode_earliest_jump(ode_mask armed, const ode_real *gp, const ode_real *glo,
+                                               const ode_real *ghi)
+{
+    int target = -1;
+    ode_real best = ODE_R(2.0);
+    ODE_FOR_EVENTS(e) {
+        if ((armed & ODE_BIT(e)) && ode_event_jumped(e, gp[e], ghi[e])) {
+            ode_real frac = glo[e] / (glo[e] - ghi[e]);
+            if (frac < best) { best = frac; target = e; }
+        }
+    }
+    return target;
+}
+
+ODE_HD static ODE_INLINE ode_mask ode_landed_mask(ode_mask armed, const ode_real *gp, const ode_real *g)
+{
+    ode_mask m = 0;
+    ODE_FOR_EVENTS(e) if ((armed & ODE_BIT(e)) && ode_event_landed(e, gp[e], g[e])) m |= ODE_BIT(e);
+    return m;
+}
+
+/* The events whose zone g lies outside: armed from there on. */
+ODE_HD static ODE_INLINE ode_mask ode_outside_mask(const ode_real *g)
+{
+    ode_mask m = 0;
+    ODE_FOR_EVENTS(e) if (ode_fabs(g[e]) > ode_event_tol(e)) m |= ODE_BIT(e);
+    return m;
+}
+
+/* Event values at θ of the extension. */
+ODE_HD static ODE_INLINE void ode_events_at(const OdeSystem *s, const OdeDense *D, ode_real theta, ode_real *g)
+{
+    ode_real y[ODE_ALLOC(ODE_NSTATE)];
+    ode_dense_eval(D, theta, y);
+    ode_model_events(s, D->t + theta * D->h, y, g);
+}
+
+/* ------------------------------------------------------------------ scanning a step */
+
+/* Where the earliest crossing of a step lies: in (lo, hi] (θ), with the
+ * event values at both ends and the events armed at lo. */
+typedef struct OdeBracket {
+    ode_real lo, hi;
+    ode_real glo[ODE_NEVENT], ghi[ODE_NEVENT];
+    ode_mask armed;
+} OdeBracket;
+
+/* Step of the one-sided differences that give the slopes at check points. */
+#define ODE_SLOPE_DTHETA ODE_R(9.5367431640625e-07)   /* 2^-20 of the step: the slope there, not a secant */
+
+/* The slopes dg/dθ at θ (one-sided, into the step). */
+ODE_HD static ODE_INLINE void ode_event_slopes(const OdeSystem *s, const OdeDense *D, ode_real theta,
+                                               const ode_real *g, ode_real *slope)
+{
+    const ode_real d = theta + ODE_SLOPE_DTHETA <= ODE_R(1.0) ? ODE_SLOPE_DTHETA : -ODE_SLOPE_DTHETA;
+    ode_real gd[ODE_NEVENT];
+    ode_events_at(s, D, theta + d, gd);
+    ODE_FOR_EVENTS(e) slope[e] = (gd[e] - g[e]) / d;
+}
+
+/* Between ga and gb (neither showing a crossing of event e), an extremum of
+ * g_e could hide one: a maximum when both ends lie at or below the zone's top
+ * (it would cross upwards and back), a minimum when both lie at or above its
+ * bottom.  +1: look for a maximum above `*level`, -1: a minimum below it,
+ * 0: nothing can hide. */
+ODE_HD static ODE_INLINE int ode_hidden_kind(int e, ode_real ga, ode_real gb, ode_real *level)
+{
+    const ode_real tol = ode_event_tol(e);
+    const int dir = ode_event_dir(e);
+    if (ga <= tol && gb <= tol && (dir <= 0 || ga < -tol)) {
+        *level = ga < -tol && dir >= 0 ? -tol : tol;   /* reaching the zone from below is a crossing too */
+        return 1;
+    }
+    if (ga >= -tol && gb >= -tol && (dir >= 0 || ga > tol)) {
+        *level = ga > tol && dir <= 0 ? tol : -tol;
+        return -1;
+    }
+    return 0;
+}
+
+/* Golden-section search on (a, b) of the extension for a point where event
+ * e's function goes beyond `level` (above for kind +1, below for -1), g_e
+ * being unimodal there; 1 with that point in *theta, 0 when its extremum
+ * stays short of the level. */
+ODE_HD static ODE_INLINE int ode_find_beyond(const OdeSystem *s, const OdeDense *D, int e, int kind, ode_real level,
+                                             ode_real a, ode_real b, ode_real *theta)
+{
+    const ode_real r = ODE_R(0.38196601125010515);   /* 2 - golden ratio */
+    const ode_real target = kind * level;
+    ode_real x1 = a + r * (b - a), x2 = b - r * (b - a), f1 = ODE_R(0.0), f2 = ODE_R(0.0);
+    int inner = 1;                                    /* the point evaluated next: x1 (1) or x2 (2) */
+    for (int it = 0; it < ODE_EXTREMUM_MAXITER; it++) {
+        ode_real g[ODE_NEVENT];
+        const ode_real x = inner == 1 ? x1 : x2;
+        ode_events_at(s, D, x, g);
+        const ode_real f = kind * ode_pick(g, e);
+        if (f > target) {
+            *theta = x;
+            return 1;
+        }
+        if (inner == 1) f1 = f;
+        else f2 = f;
+        if (it == 0) {                                /* both inner points first */
+            inner = 2;
+            continue;
+        }
+        if (f1 >= f2) {                               /* the maximum of kind·g lies in (a, x2) */
+            b = x2;
+            x2 = x1;
+            f2 = f1;
+            x1 = a + r * (b - a);
+            inner = 1;
+        } else {
+            a = x1;
+            x1 = x2;
+            f1 = f2;
+            x2 = b - r * (b - a);
+            inner = 2;
+        }
+    }
+    return 0;
+}
+
+/* Checks the accepted step's extension D (event values g0 at its start, gend
+ * at its end; armed on entry: the events armed at the start).  Returns 1 and
+ * fills *br when an event crosses, else 0; *armed leaves as the events armed
+ * at the last check point before the crossing, or at the end. */
+ODE_HD static ODE_INLINE int ode_event_scan(const OdeSystem *s, const OdeDense *D, const ode_real *g0,
+                                            const ode_real *gend, ode_mask *armed, OdeBracket *br)
+{
+    ode_real ga[ODE_NEVENT], gb[ODE_NEVENT], sa[ODE_NEVENT], sb[ODE_NEVENT];
+    ODE_FOR_EVENTS(e) { ga[e] = g0[e]; sa[e] = sb[e] = ODE_R(0.0); }
+    ode_mask arm = *armed;
+    ode_real a = ODE_R(0.0), split = ODE_R(2.0);      /* split < 1: an extremum made the next check point */
+    int have_sa = 0, splits = 0, k = 1;
+    while (k <= ODE_OPT_EVPOINTS + 1) {
+        const ode_real grid = k <= ODE_OPT_EVPOINTS ? (ode_real)k / (ode_real)(ODE_OPT_EVPOINTS + 1) : ODE_R(1.0);
+        const int at_split = split < grid;
+        const ode_real b = at_split ? split : grid;
+        if (b < ODE_R(1.0)) ode_events_at(s, D, b, gb);
+        else ODE_FOR_EVENTS(e) gb[e] = gend[e];
+        split = ODE_R(2.0);
+        int have_sb = 0;
+        if (!at_split && splits < ODE_EXTREMUM_SPLITS) {
+            /* An extremum between a and b that reaches across a zone: the
+             * earliest such becomes a check point before b. */
+            int look = 0;
+            ode_real level[ODE_NEVENT];
+            int kind[ODE_NEVENT];
+            ODE_FOR_EVENTS(e) {
+                kind[e] = ode_hidden_kind(e, ga[e], gb[e], &level[e]);
+                look |= kind[e] != 0;
+            }
+            if (look) {
+                for (int end = have_sa; end < 2; end++) {   /* the slopes at a (unless known) and at b */
+                    ode_real gx[ODE_NEVENT], sx[ODE_NEVENT];   /* (selected value by value: registers) */
+                    ODE_FOR_EVENTS(e) gx[e] = end ? gb[e] : ga[e];
+                    ode_event_slopes(s, D, end ? b : a, gx, sx);
+                    ODE_FOR_EVENTS(e) {
+                        sa[e] = end ? sa[e] : sx[e];
+                        sb[e] = end ? sx[e] : sb[e];
+                    }
+                }
+                have_sa = have_sb = 1;
+                ode_real first = b;
+                ODE_FOR_EVENTS(e) {
+                    ode_real at;
+                    if (kind[e] * sa[e] > ODE_R(0.0) && kind[e] * sb[e] < ODE_R(0.0) &&
+                        ode_find_beyond(s, D, e, kind[e], level[e], a, first, &at))
+                        first = at;
+                }
+                if (first < b) {                      /* look at (a, first] next */
+                    split = first;
+                    splits++;
+                    continue;
+                }
+            }
+        }
+        if (ode_earliest_jump(arm, ga, ga, gb) >= 0 || ode_landed_mask(arm, ga, gb)) {
+            br->lo = a;
+            br->hi = b;
+            ODE_FOR_EVENTS(e) { br->glo[e] = ga[e]; br->ghi[e] = gb[e]; }
+            br->armed = arm;
+            *armed = arm;
+            return 1;
+        }
+        arm |= ode_outside_mask(gb);
+        a = b;
+        ODE_FOR_EVENTS(e) { ga[e] = gb[e]; sa[e] = sb[e]; }
+        have_sa = have_sb;
+        if (!at_split) k++;
+    }
+    *armed = arm;
+    return 0;
+}
+
+/* ------------------------------------------------------------------ locating the crossing */
+
+/* Illinois iteration (a secant whose stale end is halved) on the earliest
+ * crossing in br, on the extension: *theta where the crossing event lands in
+ * its zone; the result is the mask of events detected there.  Iteration
+ * stops at rounding level at br's upper end. */
+ODE_HD static ODE_INLINE ode_mask ode_locate_dense(const OdeSystem *s, const OdeDense *D, const OdeBracket *br,
+                                                   ode_real *theta)
+{
+    ode_real lo = br->lo, hi = br->hi;
+    ode_real glo[ODE_NEVENT], ghi[ODE_NEVENT], gc[ODE_NEVENT];
+    ODE_FOR_EVENTS(e) { glo[e] = br->glo[e]; ghi[e] = br->ghi[e]; }
+    int target = ode_earliest_jump(br->armed, br->glo, glo, ghi);
+    if (target < 0) {                                 /* landed at the upper end: nothing to locate */
+        *theta = hi;
+        return ode_landed_mask(br->armed, br->glo, ghi);
+    }
+    ode_real wlo = ode_pick(glo, target), whi = ode_pick(ghi, target);   /* Illinois weights of the target */
+    int kept = 0;                                     /* +1: hi kept last time, -1: lo kept */
+    for (int iter = 0; iter < ODE_EVENT_MAXITER; iter++) {
+        ode_real c = lo + (hi - lo) * (wlo / (wlo - whi));
+        if (!(c > lo && c < hi)) c = ODE_R(0.5) * (lo + hi);
+        if (!(c > lo && c < hi)) break;               /* the bracket is at rounding level */
+        ode_events_at(s, D, c, gc);
+        int next = ode_earliest_jump(br->armed, br->glo, glo, gc);
+        if (next >= 0) {                              /* still past a zone: new upper end */
+            hi = c;
+            ODE_FOR_EVENTS(e) ghi[e] = gc[e];
+            if (next != target) { target = next; wlo = ode_pick(glo, target); kept = 0; }
+            else if (kept == -1) wlo *= ODE_R(0.5);
+            whi = ode_pick(ghi, target);
+            kept = -1;
+            continue;
+        }
+        ode_mask landed = ode_landed_mask(br->armed, br->glo, gc);
+        if (landed) {
+            *theta = c;
+            return landed;
+        }
+        lo = c;                                       /* not there yet: new lower end */
+        ODE_FOR_EVENTS(e) glo[e] = gc[e];
+        wlo = ode_pick(glo, target);
+        if (kept == 1) whi *= ODE_R(0.5);
+        kept = 1;
+    }
+    *theta = hi;
+    return ODE_BIT(target);
+}
+
+/* The accepted step (t, y) → (t + h, ynew) with extension D and event values
+ * gend at its end: finds the earliest crossing on the extension and, when
+ * it lies inside the step, redoes the step with the method up to it.  On
+ * return *hstep, ynew and gend describe the step as taken (shortened or
+ * not), *armed the events armed before the detection, and the result is the
+ * mask of events detected at its end. */
+ODE_HD static ODE_INLINE ode_mask ode_events_step(OdeSystem *s, ode_real t, const ode_real *y, ode_real *hstep,
+                                                  ode_real *ynew, OdeStages *st, const OdeDense *D,
+                                                  const ode_real *g0, ode_real *gend, ode_mask *armed,
+                                                  OdeTrigStep *ts, unsigned long long *evals)
+{
+    OdeBracket br;
+    if (!ode_event_scan(s, D, g0, gend, armed, &br)) return 0;
+    ode_real theta;
+    const ode_mask located = ode_locate_dense(s, D, &br, &theta);
+    if (theta >= ODE_R(1.0)) return located;          /* at the step's end: nothing to redo */
+    /* Steps of the method from (t, y): first to the located time; should
+     * that one not end in the zone (the extension was off by more than tol),
+     * the Illinois iteration goes on with steps between the nearest times
+     * short of and past the zone.  Past it is the step's end when that is,
+     * else (two crossings in one step) the located bracket's end. */
+    const ode_real h = *hstep;
+    ode_real lo = br.lo * h, hi = h, glo[ODE_NEVENT], ghi[ODE_NEVENT];
+    ode_real yhi[ODE_ALLOC(ODE_NSTATE)], yfirst[ODE_ALLOC(ODE_NSTATE)], gfirst[ODE_NEVENT];
+    ODE_FOR_EVENTS(e) { glo[e] = br.glo[e]; ghi[e] = gend[e]; }
+    ODE_FOR_STATES(i) yhi[i] = ynew[i];
+    int past = ode_earliest_jump(br.armed, br.glo, br.glo, gend) >= 0;   /* hi lies past the zone */
+    int phase = 0;                                    /* 0: the located time, 1: the bracket's end, 2: Illinois */
+    int target = 0, kept = 0;
+    ode_real wlo = ODE_R(0.0), whi = ODE_R(0.0), hc = theta * h;
+    for (int iter = 0; iter < ODE_EVENT_MAXITER; iter++) {
+        ode_real yc[ODE_ALLOC(ODE_NSTATE)], err[ODE_ALLOC(ODE_NSTATE)], gc[ODE_NEVENT];
+        ode_rk_trial(s, t, hc, y, 1, st, yc, err, ts);
+        *evals += ODE_TRIAL_EVALS(1);
+        int finite = 1;
+        ODE_FOR_STATES(i) finite &= ode_finite(yc[i]);
+        if (!finite) break;
+        ode_model_events(s, t + hc, yc, gc);
+        if (phase == 0) {
+            ODE_FOR_STATES(i) yfirst[i] = yc[i];
+            ODE_FOR_EVENTS(e) gfirst[e] = gc[e];
+        }
+        const int next = ode_earliest_jump(br.armed, br.glo, glo, gc);
+        if (next >= 0) {                              /* past a zone: new upper end */
+            hi = hc;
+            ODE_FOR_EVENTS(e) ghi[e] = gc[e];
+            ODE_FOR_STATES(i) yhi[i] = yc[i];
+            if (phase < 2 || next != target) { target = next; wlo = ode_pick(glo, target); kept = 0; }
+            else if (kept == -1) wlo *= ODE_R(0.5);
+            whi = ode_pick(ghi, target);
+            kept = -1;
+            past = 1;
+        } else {
+            const ode_mask landed = ode_landed_mask(br.armed, br.glo, gc);
+            if (landed) {                             /* in the zone: the step ends here */
+                *hstep = hc;
+                ODE_FOR_STATES(i) ynew[i] = yc[i];
+                ODE_FOR_EVENTS(e) gend[e] = gc[e];
+                return landed;
+            }
+            lo = hc;                                  /* short of the zone: new lower end */
+            ODE_FOR_EVENTS(e) glo[e] = gc[e];
+            if (phase == 2) {
+                wlo = ode_pick(glo, target);
+                if (kept == 1) whi *= ODE_R(0.5);
+                kept = 1;
+            }
+        }
+        if (!past && phase == 0 && br.hi < ODE_R(1.0)) {
+            hc = br.hi * h;                           /* try the bracket's end as the upper end */
+            phase = 1;
+            continue;
+        }
+        if (!past) {
+            /* The method's steps see no crossing where the extension saw one
+             * (a graze within the integration error): detected at the
+             * located time nonetheless. */
+            *hstep = theta * h;
+            ODE_FOR_STATES(i) ynew[i] = yfirst[i];
+            ODE_FOR_EVENTS(e) gend[e] = gfirst[e];
+            return located;
+        }
+        if (phase < 2) {
+            phase = 2;
+            target = ode_earliest_jump(br.armed, br.glo, glo, ghi);
+            wlo = ode_pick(glo, target);
+            whi = ode_pick(ghi, target);
+            kept = 0;
+        }
+        hc = lo + (hi - lo) * (wlo / (wlo - whi));
+        if (!(hc > lo && hc < hi)) hc = ODE_R(0.5) * (lo + hi);
+        if (!(hc > lo && hc < hi)) break;             /* the bracket is at rounding level */
+    }
+    /* Pinned to rounding level (or a step failed): detected at the upper end
+     * of the bracket, or at the step's end as it stands. */
+    if (past) {
+        *hstep = hi;
+        ODE_FOR_STATES(i) ynew[i] = yhi[i];
+        ODE_FOR_EVENTS(e) gend[e] = ghi[e];
+        return ODE_BIT(target);
+    }
+    return located;
+}
+
+#endif /* ODE_NEVENT > 0 */
+
+#endif /* ODE_EVENTS_H */

@@ -1,0 +1,338 @@
+/* integrate.h — one integration of one system (SPEC §3): steps of the chosen
+ * method (stepper.h) with step-size control when it is adaptive, events on
+ * the continuous extension (events.h), `save` samples (save.h) and the hooks.
+ *
+ * This is the single source of the solver logic: the CUDA kernel and the CPU
+ * loop in driver.h both call ode_integrate().  Every function is inlined and
+ * every loop over states, stages or events runs over a compile-time count, so
+ * that a system's state stays in registers (no local-memory arrays on the
+ * GPU).
+ *
+ * Order inside one integration:
+ *   on start → steps { trial → (reject: retry) → accept → events → on step } → on end
+ */
+#ifndef ODE_INTEGRATE_H
+#define ODE_INTEGRATE_H
+
+#ifndef ODEGEN_GENERATED
+#include "example_model.h"
+#include "tableaux.h"
+#include "stepper.h"
+#include "dense.h"
+#include "events.h"
+#include "save.h"
+#endif
+
+/* What a step needs beyond the trial: the continuous extension (events,
+ * samples) and f at the step's end carried to the next step as its first
+ * stage (FSAL, or the extension's end slope). */
+#define ODE_NEED_DENSE (ODE_NEVENT > 0 || ODE_SAVE)
+#define ODE_CARRY (ODE_FSAL || ODE_NEED_DENSE)
+
+/* A fixed-step method's checked fast path: with no events, no `on step` hook
+ * and no samples, planned whole steps run in blocks of ODE_FAST_BLOCK whose
+ * loop branches on a counter only; the bound test (which NaN fails too) is
+ * accumulated and looked at once per block.  A block that failed it is
+ * undone and redone step by step, so the system still stops at the exact
+ * step, with its last finite state.  The point: a branch on a floating-point
+ * comparison after every step makes the next step wait for it.
+ * -DODE_FAST_RK4=0 turns it off (for measuring). */
+#ifndef ODE_FAST_RK4
+#define ODE_FAST_RK4 1
+#endif
+#ifndef ODE_FAST_BLOCK
+#define ODE_FAST_BLOCK 8
+#endif
+#define ODE_FAST (ODE_FAST_RK4 && !ODE_ADAPTIVE && !ODE_NEED_DENSE && !ODE_HAS_ON_STEP)
+
+/* Per-integration step counters: 32 bits when maxsteps allows (cheaper in
+ * the kernel's inner loop), folded into the system's 64-bit totals at the end. */
+#if ODE_OPT_MAXSTEPS < 4000000000ULL
+typedef unsigned int ode_count;
+#else
+typedef unsigned long long ode_count;
+#endif
+
+/* ------------------------------------------------------------------ step-size control */
+#if ODE_ADAPTIVE
+/* The factor for the next step size after a trial with error ratio `ratio`
+ * (> 0): SAFETY · ratio^-BETA1, times prev^BETA2 for a PI controller (prev:
+ * the last accepted step's ratio, at least 1e-4, as Hairer's codes and
+ * OrdinaryDiffEq keep it; a rejected trial leaves it out).  RKCK45's x^(-1/5)
+ * by exactly scaled Newton iterations, the others' powers by ode_exp_det
+ * and ode_ln_det: no libm pow, so that the CPU and the GPU take the same
+ * steps. */
+ODE_HD static ODE_INLINE ode_real ode_step_factor(ode_real ratio, ode_real ln_prev, int accepted)
+{
+#if ODE_METHOD == ODE_METH_RKCK45
+    (void)ln_prev;
+    (void)accepted;
+    return ODE_R(0.9) * ode_pow_m1_5(ratio);
+#else
+    ode_real x = -(ode_real)ODE_TAB(BETA1) * ode_ln_det(ratio);
+    if ((ode_real)ODE_TAB(BETA2) != ODE_R(0.0) && accepted) x += (ode_real)ODE_TAB(BETA2) * ln_prev;
+    return (ode_real)ODE_TAB(SAFETY) * ode_exp_det(x);
+#endif
+}
+#endif
+
+/* ------------------------------------------------------------------ one integration */
+
+/* Integrates s from s->t0 to s->t1 (or to a stop) and leaves its status;
+ * the `save` samples go to sink (slot < 0: none are taken). */
+ODE_HD static ODE_INLINE void ode_integrate_sampled(OdeSystem *s, OdeSaveSink sink)
+{
+    (void)sink;
+    s->status = ODE_STATUS_RUNNING;
+    ODE_FOR_EVENTS(e) s->count[e] = 0;
+    s->t = s->t0;
+#if ODE_HAS_ON_START
+    ode_model_on_start(s);
+    s->t = s->t0;                          /* on start may move the window */
+#endif
+    const ode_real t1 = s->t1;
+    ode_real h = ODE_OPT_DT;
+    /* A step within rounding of the rest takes the rest (no sliver step). */
+    const ode_real clip = ODE_R(1.0) + ODE_R(64.0) * ODE_EPS;
+#if ODE_ADAPTIVE
+    const ode_real dtmin = ODE_OPT_DTMIN, dtmax = ODE_OPT_DTMAX;
+    h = ode_fmin(ode_fmax(h, dtmin), dtmax);
+    ode_real ln_prev = ODE_R(-9.210340371976184);   /* ln 1e-4: the PI controller's first "previous" ratio */
+    int rejected = 0;                      /* the last trial was rejected */
+#else
+    int whole = 0;                         /* steps of h planned before t1 needs looking at */
+#endif
+    ode_count nstep = 0;                   /* accepted steps in this integration */
+    OdeTrigStep ts;
+    ode_trig_step_init(&ts);
+    OdeStages st;
+    int have_f = 0;                        /* st.k[0] holds f(t, y) */
+#if ODE_NEVENT > 0
+    ode_real g[ODE_NEVENT];                /* event values at the current point */
+    int zone[ODE_NEVENT];                  /* accepted steps inside a zone after it was entered */
+    ode_mask armed = 0;
+    ode_model_events(s, s->t, s->y, g);
+    ODE_FOR_EVENTS(e) {
+        zone[e] = 0;
+        if (ode_fabs(g[e]) > ode_event_tol(e)) armed |= ODE_BIT(e);   /* starting inside: not detected */
+    }
+#endif
+#if ODE_SAVE
+    const ode_real save_t0 = s->t0;
+    unsigned int nsample = 0, last_sample = 0;
+    if (sink.slot >= 0) {
+        last_sample = ode_save_last(save_t0, t1, sink.a->save_every);
+        ode_save_put(s, sink, 0, s->t, s->y);
+        nsample = 1;
+    }
+#endif
+    while (s->status == ODE_STATUS_RUNNING) {
+        ode_real hs = h;
+        int last = 0;
+#if ODE_ADAPTIVE
+        {
+            const ode_real left = t1 - s->t;
+            if (!(left > ODE_R(0.0))) {
+                s->status = ODE_STATUS_FINISHED;
+                break;
+            }
+            if (left <= hs * clip) {       /* the last step ends exactly at t1 */
+                hs = left;
+                last = 1;
+            }
+        }
+#else
+#if ODE_FAST
+        if (whole >= ODE_FAST_BLOCK && nstep + ODE_FAST_BLOCK < ODE_OPT_MAXSTEPS) {
+            ode_real ysave[ODE_ALLOC(ODE_NSTATE)];
+            const ode_real tsave = s->t;
+            int inside = 1;
+            ODE_FOR_STATES(i) ysave[i] = s->y[i];
+            for (int k = 0; k < ODE_FAST_BLOCK; k++) {
+                ode_real yb[ODE_ALLOC(ODE_NSTATE)], unused[ODE_ALLOC(ODE_NSTATE)];
+                ode_rk_trial(s, s->t, h, s->y, 0, &st, yb, unused, &ts);
+                ODE_FOR_STATES(i) {
+                    inside &= ode_fabs(yb[i]) <= ODE_OPT_BOUND;
+                    s->y[i] = yb[i];
+                }
+                s->t += h;
+            }
+            if (inside) {
+                whole -= ODE_FAST_BLOCK;
+                nstep += ODE_FAST_BLOCK;
+                s->evals += ODE_FAST_BLOCK * ODE_TRIAL_EVALS(0);
+                continue;
+            }
+            s->t = tsave;                  /* undo: the steps below find where it failed */
+            ODE_FOR_STATES(i) s->y[i] = ysave[i];
+        }
+#endif
+        if (whole > 0) {
+            whole--;                       /* a planned whole step: no look at t1 */
+        } else {
+            /* Plan: the whole steps of h that fit before t1 (less a rounding
+             * margin), then the clipped last step. */
+            const ode_real left = t1 - s->t;
+            if (!(left > ODE_R(0.0))) {
+                s->status = ODE_STATUS_FINISHED;
+                break;
+            }
+            if (left <= hs * clip) {
+                hs = left;
+                last = 1;
+            } else {
+                const ode_real n = left / (h * clip);
+                whole = n < ODE_R(1.0e9) ? (int)n - 1 : 1000000000;
+                if (whole < 0) whole = 0;
+            }
+        }
+#endif
+        ode_real ynew[ODE_ALLOC(ODE_NSTATE)], err[ODE_ALLOC(ODE_NSTATE)];
+        ode_real hnext = h;
+        if (!ODE_CARRY) have_f = 0;        /* nothing carried: each trial computes f(t, y) */
+#if ODE_ADAPTIVE
+        {
+            /* A step below rounding of t would not move t: dtmin never goes there. */
+            const ode_real hmin = ode_fmax(dtmin, ODE_R(4.0) * ODE_EPS * ode_fabs(s->t));
+            if (!last && hs < hmin) hs = hmin;
+            ode_rk_trial(s, s->t, hs, s->y, have_f, &st, ynew, err, &ts);
+            s->evals += ODE_TRIAL_EVALS(have_f);
+            have_f = 1;
+            const ode_real ratio = ode_error_ratio(s->y, ynew, err);
+            /* At the smallest step a trial is taken whatever its error; the
+             * proposal h decides (a clipped last step may be a hair longer
+             * than dtmin and must not be rejected for ever). */
+            const int at_min = h <= hmin || hs <= hmin;
+            if (!(ratio == ratio)) {       /* NaN or Inf in the trial: shrink, or stop at dtmin */
+                if (at_min) {
+                    s->status = ODE_STATUS_NAN;
+                    break;
+                }
+                h = ode_fmax(hs * ODE_OPT_HSHRINK, hmin);
+                rejected = 1;
+                continue;
+            }
+            const int accept = !(ratio > ODE_R(1.0)) || at_min;
+            ode_real factor = ratio > ODE_R(0.0) ? ode_step_factor(ratio, ln_prev, accept) : ODE_OPT_HGROW;
+            factor = ode_fmin(ode_fmax(factor, ODE_OPT_HSHRINK), ODE_OPT_HGROW);
+            if (!accept) {                 /* rejected: undo the step, try a smaller one */
+                h = ode_fmax(hs * factor, hmin);
+                rejected = 1;
+                continue;
+            }
+            if (ODE_TAB(BETA2) != 0.0) ln_prev = ode_ln_det(ode_fmax(ratio, ODE_R(1.0e-4)));
+            if (rejected && ODE_TAB(HOLD) && factor > ODE_R(1.0)) factor = ODE_R(1.0);
+            rejected = 0;
+            hnext = ode_fmin(ode_fmax(hs * factor, dtmin), dtmax);
+            if (last && hnext < h) hnext = h;      /* a clipped step says little about the next */
+        }
+#else
+        ode_rk_trial(s, s->t, hs, s->y, have_f, &st, ynew, err, &ts);
+        s->evals += ODE_TRIAL_EVALS(have_f);
+#endif
+        /* One comparison per state finds both a state beyond the bound and a
+         * NaN or Inf (which fails it too); a step to NaN is not taken, so the
+         * system keeps its last finite state. */
+        int inside = 1;
+        ODE_FOR_STATES(i) inside &= ode_fabs(ynew[i]) <= ODE_OPT_BOUND;
+        if (!inside) {
+            int finite = 1;
+            ODE_FOR_STATES(i) finite &= ode_finite(ynew[i]);
+            if (!finite) {
+                s->status = ODE_STATUS_NAN;
+                break;
+            }
+        }
+        ode_real tnew = last ? t1 : s->t + hs;
+#if ODE_CARRY
+        if (!ODE_FSAL) {                   /* f at the step's end: the next step's first stage */
+            ode_rk_end(s, s->t, hs, ynew, &st);
+            s->evals++;
+        }
+#endif
+#if ODE_NEED_DENSE
+        OdeDense D;
+        ode_dense_make(s, s->t, hs, s->y, ynew, &st, &D);
+        s->evals += ODE_NEXTRA;
+#endif
+#if ODE_NEVENT > 0
+        ode_real gn[ODE_NEVENT];
+        ode_model_events(s, tnew, ynew, gn);
+        ode_real hl = hs;
+        const ode_mask fired = ode_events_step(s, s->t, s->y, &hl, ynew, &st, &D, g, gn, &armed, &ts, &s->evals);
+        if (hl != hs) {
+            tnew = s->t + hl;
+            inside = 1;                    /* the shorter step's own end */
+            ODE_FOR_STATES(i) inside &= ode_fabs(ynew[i]) <= ODE_OPT_BOUND;
+#if !ODE_ADAPTIVE
+            whole = 0;                     /* the grid moved with the event: plan again */
+#endif
+        }
+#endif
+#if ODE_SAVE
+        if (sink.slot >= 0) ode_save_step(s, sink, &D, save_t0, tnew, ynew, tnew >= t1, last_sample, &nsample);
+#endif
+        /* Accept. */
+        s->t = tnew;
+        ODE_FOR_STATES(i) s->y[i] = ynew[i];
+        nstep++;
+#if ODE_CARRY
+        ODE_FOR_STATES(i) st.k[0][i] = st.k[ODE_KEND][i];   /* f(t, y) of the next step */
+        have_f = 1;
+#else
+        have_f = 0;
+#endif
+        int stop = 0;
+#if ODE_NEVENT > 0
+        if (fired) {
+            have_f = 0;                    /* a shorter step or a reset: f(t, y) is computed afresh */
+            ODE_FOR_EVENTS(e) {
+                if (fired & ODE_BIT(e)) {
+                    s->count[e]++;
+                    armed &= ~ODE_BIT(e);
+                    zone[e] = 0;
+                    ode_model_on_event(s, e);
+                    if (ode_event_stop(e) > 0 && s->count[e] >= ode_event_stop(e)) stop = 1;
+                }
+            }
+            ode_model_events(s, s->t, s->y, gn);   /* the statements may have moved the state */
+        }
+        ODE_FOR_EVENTS(e) {
+            g[e] = gn[e];
+            if (ode_fabs(g[e]) > ode_event_tol(e)) {   /* outside the zone: (re-)armed */
+                armed |= ODE_BIT(e);
+                zone[e] = 0;
+            } else if (!(fired & ODE_BIT(e)) && ++zone[e] >= ODE_OPT_EVSTEPS) {
+                stop = 2;   /* evsteps accepted steps in the zone, armed or not: an equilibrium */
+            }
+        }
+#endif
+#if ODE_HAS_ON_STEP
+        ode_model_on_step(s);
+#endif
+        if (!inside) s->status = ODE_STATUS_BOUND;
+        else if (stop == 1) s->status = ODE_STATUS_EVENT;
+        else if (stop == 2) s->status = ODE_STATUS_EQUILIBRIUM;
+        else if (nstep >= ODE_OPT_MAXSTEPS) s->status = ODE_STATUS_MAXSTEPS;
+        h = hnext;
+    }
+#if ODE_SAVE
+    if (sink.slot >= 0) ode_save_count(sink, nsample);
+#endif
+    s->steps += nstep;
+#if ODE_HAS_ON_END
+    ode_model_on_end(s);
+#endif
+}
+
+/* The same without samples. */
+ODE_HD static ODE_INLINE void ode_integrate(OdeSystem *s)
+{
+    OdeSaveSink none;
+    none.a = 0;
+    none.slot = -1;
+    none.rep = 0;
+    ode_integrate_sampled(s, none);
+}
+
+#endif /* ODE_INTEGRATE_H */
