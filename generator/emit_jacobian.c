@@ -350,8 +350,11 @@ static void emit_switches(Emitter *E, const Jacobian *J)
                J->nswitch);
     buf_puts(o, "/* Where one of these changes sign, a piecewise construct of f switches (and J with it):\n"
                 " * ode_sw[k] at (t, ode_y).  For tests and diagnostics. */\n");
+    /* sin/cos of time computed here: the callers have no OdeTrig at hand */
     buf_printf(o, "ODE_HD static ODE_INLINE void ode_model_switches(%s, ode_real *ode_sw)\n{\n"
-                  "    (void)ode_s;\n    (void)t;\n    (void)ode_y;\n    (void)ode_sw;\n", stage_args);
+                  "    (void)ode_s;\n    (void)t;\n    (void)ode_y;\n    (void)ode_sw;\n"
+                  "    OdeTrig ode_trig_here;\n    ode_model_trig_full(ode_s, t, &ode_trig_here);\n"
+                  "    const OdeTrig *ode_tr = &ode_trig_here;\n    (void)ode_tr;\n", stage_args);
     Out *outs = arena_alloc(sizeof(Out) * (size_t)(J->nswitch + 1));
     for (int k = 0; k < J->nswitch; k++) {
         const XNode *p = J->switches[k].piece;
