@@ -274,8 +274,8 @@ def test_model_errors():
     expect(FileNotFoundError, "no such .ode file", lambda: load(os.path.join(d, "missing.ode")))
     expect(odegen.ModelError, "dt must be positive", lambda: load(os.path.join(MODELS, "duffing.ode"),
                                                                   options={"dt": -1}))
-    expect(odegen.ModelError, "method 'euler2' is not available", lambda: load(os.path.join(MODELS, "duffing.ode"),
-                                                                               method="euler2"))
+    expect(odegen.ModelError, "unknown method 'zz'", lambda: load(os.path.join(MODELS, "duffing.ode"),
+                                                                               method="zz"))
     expect(ValueError, "precision must be 'double' or 'float'", lambda: load(path, precision="half"))
 
 
