@@ -334,7 +334,7 @@ def compare_rows(label, names, xpp, got, status, opt, meta, xpp_half=None):
 
 # ----------------------------------------------------------------------------- one file
 
-WAITING_METHOD = re.compile(r"method '([^']*)' is not available")
+WAITING_METHOD = re.compile(r"method '([^']*)' (?:is not available|is stiff: stiff methods .* are not available yet)")
 
 
 def corpus_case(fname):
@@ -404,7 +404,7 @@ def main():
           "%d refused as stated (%s)" % (len(chosen), accepted, len(by["agrees"]), len(by["refused"]),
                                          ", ".join(by["refused"]) or "none"))
     if by["waiting"]:
-        print("corpus: %d WAITING for methods of the solver branch, not run: %s" % (
+        print("corpus: %d WAITING for the stiff methods (issue 13), not run: %s" % (
             len(by["waiting"]), ", ".join("%s (%s)" % (f, results[f][1]) for f in by["waiting"])))
     if by["FAILED"]:
         print("corpus: %d FAILED: %s" % (len(by["FAILED"]), ", ".join(by["FAILED"])))
