@@ -741,7 +741,10 @@ static void emit_source(Emitter *E)
     append_template(E, "runtime/output.h", true);
     append_template(E, "runtime/output_csv.c", false);
     append_template(E, "runtime/output.c", false);
+    append_template(E, "runtime/checkpoint.c", true);
     append_template(E, "runtime/runner.c", true);
+    append_template(E, "runtime/mpi_chunks.c", true);
+    append_template(E, "runtime/mpi_runner.c", true);
 }
 
 static void emit_enum(Buf *o, const char *upper, const char *kind, Symbol **syms, int n)
