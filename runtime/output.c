@@ -206,6 +206,15 @@ static int ode_output_room(OdeBlock *b, size_t bytes)
     return 0;
 }
 
+/* A block's size, at most, when `threads` threads prepare blocks at once:
+ * a few MiB, less with many threads (128 MiB of blocks in all). */
+static size_t ode_block_size(int threads)
+{
+    size_t bytes = ODE_BLOCK_BYTES;
+    if ((size_t)threads * bytes > ((size_t)128 << 20)) bytes = ((size_t)128 << 20) / (size_t)threads;
+    return bytes < ((size_t)256 << 10) ? (size_t)256 << 10 : bytes;
+}
+
 /* ------------------------------------------------------------------ the file */
 
 /* Opens the output and starts its writer: standard output (through a
@@ -283,9 +292,7 @@ static int ode_output_open(OdeOutput *o, const char *path, const OdeFormat *form
     o->threads = 1;
 #endif
     if (o->threads < 1) o->threads = 1;
-    o->block_bytes = ODE_BLOCK_BYTES;
-    if ((size_t)o->threads * o->block_bytes > ((size_t)128 << 20)) o->block_bytes = ((size_t)128 << 20) / (size_t)o->threads;
-    if (o->block_bytes < ((size_t)256 << 10)) o->block_bytes = (size_t)256 << 10;
+    o->block_bytes = ode_block_size(o->threads);
     o->nblocks = 2 * o->threads + 1;
     o->blocks = (OdeBlock *)calloc((size_t)o->nblocks, sizeof(OdeBlock));
     o->queue = (int *)calloc((size_t)o->nblocks, sizeof(int));
