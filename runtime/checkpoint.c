@@ -241,7 +241,36 @@ static int ode_ck_commit(OdeCheckpoint *ck, char *error, size_t size)
 
 /* ------------------------------------------------------------------ opening */
 
-/* "fields 'y1, y2' in the checkpoint, 'y1' in this run; …" for each identity line that differs. */
+/* Of two lists "a=1, b=2, …" with the same names in the same order, only
+ * the items that differ (into there and here); 0 when they are not such lists. */
+static int ode_ck_items(char *there, char *here)
+{
+    char a[1024], b[1024];
+    size_t na = 0, nb = 0;
+    a[0] = b[0] = 0;
+    const char *p = there, *q = here;
+    while (*p && *q) {
+        const char *pe = strstr(p, ", "), *qe = strstr(q, ", ");
+        const size_t lp = pe ? (size_t)(pe - p) : strlen(p), lq = qe ? (size_t)(qe - q) : strlen(q);
+        const char *peq = (const char *)memchr(p, '=', lp), *qeq = (const char *)memchr(q, '=', lq);
+        if (!peq || !qeq || peq - p != qeq - q || strncmp(p, q, (size_t)(peq - p)) != 0) return 0;
+        if (lp != lq || strncmp(p, q, lp) != 0) {
+            na += (size_t)snprintf(a + na, sizeof a - na, "%s%.*s", na ? ", " : "", (int)lp, p);
+            nb += (size_t)snprintf(b + nb, sizeof b - nb, "%s%.*s", nb ? ", " : "", (int)lq, q);
+            if (na >= sizeof a || nb >= sizeof b) return 0;
+        }
+        p = pe ? pe + 2 : p + lp;
+        q = qe ? qe + 2 : q + lq;
+    }
+    if (*p || *q || !a[0]) return 0;
+    strcpy(there, a);
+    strcpy(here, b);
+    return 1;
+}
+
+/* "fields 'y1, y2' in the checkpoint, 'y1' in this run; …" for each
+ * identity line that differs (of the options and values, only the items
+ * that differ). */
 static void ode_ck_differences(const char *saved, const char *now, char *out, size_t size)
 {
     size_t used = 0;
@@ -253,6 +282,7 @@ static void ode_ck_differences(const char *saved, const char *now, char *out, si
         snprintf(key, sizeof key, "%.*s", (int)(colon - line), line);
         snprintf(here, sizeof here, "%.*s", (int)(end - colon - 2), colon + 2);
         if (!ode_ck_field(saved, key, there, sizeof there)) snprintf(there, sizeof there, "(none)");
+        if (strcmp(here, there) != 0 && (!strcmp(key, "options") || !strcmp(key, "values"))) ode_ck_items(there, here);
         if (strcmp(here, there) != 0 && used + 1 < size) {
             const int n = snprintf(out + used, size - used, "%s%s '%s' in the checkpoint, '%s' in this run",
                                    used ? "; " : "", key, there, here);

@@ -479,7 +479,7 @@ int model_mpi_main(MPI_Comm comm, int argc, char **argv)
     char host[MPI_MAX_PROCESSOR_NAME + 1] = "", mine[ODE_HOST];
     int len = 0;
     MPI_Get_processor_name(host, &len);
-    snprintf(mine, sizeof mine, "%s", host);
+    snprintf(mine, sizeof mine, "%.*s", ODE_HOST - 1, host);
     if (!run.hosts) MPI_Abort(run.comm, 1);   /* 64 bytes a rank */
     MPI_Allgather(mine, ODE_HOST, MPI_CHAR, run.hosts, ODE_HOST, MPI_CHAR, run.comm);
     int level = MPI_THREAD_SINGLE;

@@ -126,6 +126,7 @@ int model_mpi_scan(MPI_Comm comm, model_solver *solver, long long total, int tra
     if (rank == 0) ode_mgr_free(&m);
     MPI_Comm_free(&own);
 
+    solver->op = __func__;   /* the callbacks called other functions */
     if (solver->n != size0) ode_solver_resize(solver, size0);
     if (!who) return MODEL_OK;
     if (who - 1 == rank && x.code != 0) {

@@ -77,8 +77,15 @@ static char ode_last_error[600];
 
 static void ode_say(const char *fmt, va_list ap)
 {
+    va_list again;
+    va_copy(again, ap);
     vsnprintf(ode_last_error, sizeof ode_last_error, fmt, ap);
-    if (!ode_silent) fprintf(stderr, "%s: error: %s\n", ODE_MODEL_NAME, ode_last_error);
+    if (!ode_silent) {
+        fprintf(stderr, "%s: error: ", ODE_MODEL_NAME);
+        vfprintf(stderr, fmt, again);
+        fputc('\n', stderr);
+    }
+    va_end(again);
 }
 
 /* Prints "NAME: error: …" and returns 2 (usage) or 1 (runtime). */
