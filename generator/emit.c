@@ -820,9 +820,9 @@ static void emit_makefile(Emitter *E)
                 "#   make HDF5=0         a runner without HDF5 output (-o FILE.h5); HDF5 is found with\n"
                 "#                       pkg-config or at Debian's place (libhdf5-dev), or is given as\n"
                 "#                       HDF5_CFLAGS=-I... HDF5_LIBS='-L... -lhdf5_hl -lhdf5'\n"
-                "#   make MPI=1          a runner for mpirun -n R (and the library's model_mpi_*), with\n"
-                "#                       the MPI of mpicc (Debian: libopenmpi-dev), or of\n"
-                "#                       MPI_CFLAGS=-I... MPI_LIBS='-L... -lmpi'\n\n");
+                "#   make MPI=1          a runner for mpirun -n R, and the library's NAME_mpi_main and\n"
+                "#                       NAME_mpi_scan (the MPI of mpicc: Debian's libopenmpi-dev; or\n"
+                "#                       MPI_CFLAGS=-I... MPI_LIBS='-L... -lmpi')\n\n");
     buf_printf(o, "NAME := %s\n", m->name);
     buf_puts(o,
              "NVCC ?= $(shell command -v nvcc 2>/dev/null || { test -x /usr/local/cuda/bin/nvcc && echo /usr/local/cuda/bin/nvcc; })\n"
@@ -864,15 +864,15 @@ static void emit_makefile(Emitter *E)
              "$(error make MPI=1: '$(MPICC) -showme' gave nothing: install Debian's libopenmpi-dev and openmpi-bin (sudo apt-get install libopenmpi-dev openmpi-bin), or give MPI_CFLAGS=-I... MPI_LIBS='-L... -lmpi')\n"
              "endif\n"
              "MPI_FLAGS := -DODE_MPI $(MPI_CFLAGS)\n"
-             "endif\n"
-             ".mpi-$(MPI):\n"
-             "\t@rm -f .mpi-*; touch $@\n\n"
+             "endif\n\n"
              "ifneq ($(strip $(HDF5_LIBS)),)\n"
              "MAIN_FLAGS := -DODE_HDF5 $(HDF5_CFLAGS)\n"
              "else\n"
              "HDF5_NOTE := @echo \"$(NAME): built without HDF5, so -o FILE.h5 is refused; for it: sudo apt-get install libhdf5-dev, then make clean all\"\n"
              "endif\n\n"
              "all: $(NAME) lib$(NAME).a\n\n"
+             ".mpi-$(MPI):\n"
+             "\t@rm -f .mpi-*; touch $@\n\n"
              "ifeq ($(BACKEND),cuda)\n"
              "$(NAME).o: $(NAME).cu $(NAME).h .mpi-$(MPI)\n"
              "\t$(NVCC) $(NVCCFLAGS) -arch=$(ARCH) -Xcompiler \"$(OPENMP)\" $(MPI_FLAGS) -c -o $@ $(NAME).cu\n"

@@ -420,6 +420,28 @@ static int ode_ck_open(OdeCheckpoint *ck, const char *path, double every, int re
 
 /* ------------------------------------------------------------------ during the run */
 
+/* The chunks whose rows are all in the log are done; tells the checkpoint
+ * thread when it commits after every chunk.  Under lock (released here). */
+static void ode_ck_pop_unlock(OdeCheckpoint *ck)
+{
+    int popped = 0;
+    while (ck->fifo_count > 0 && ck->fifo[ck->fifo_head].end <= ck->written) {
+        const OdeCkChunk *h = &ck->fifo[ck->fifo_head];
+        ck->done = h->end;
+        ck->done_bytes = ck->log_bytes;
+        ode_ck_stats_add(&ck->done_stats, &h->stats);
+        ck->fifo_head = (ck->fifo_head + 1) % ck->fifo_cap;
+        ck->fifo_count--;
+        popped = 1;
+    }
+    pthread_mutex_unlock(&ck->lock);
+    if (popped && ck->every <= 0) {
+        const char c = ODE_CK_CHUNK;
+        ssize_t w = write(ode_ck_pipe_write, &c, 1);
+        (void)w;
+    }
+}
+
 /* A chunk of systems [first, first + count) whose rows are about to be
  * queued for the writer, with its statistics (main thread; in order). */
 static void ode_ck_chunk(OdeCheckpoint *ck, long long first, long long count, const model_stats *st)
@@ -443,22 +465,7 @@ static void ode_ck_chunk(OdeCheckpoint *ck, long long first, long long count, co
     c->end = first + count;
     c->stats = *st;
     if (ck->record == 0) ck->written = c->end;   /* no rows to wait for */
-    int popped = 0;
-    while (ck->fifo_count > 0 && ck->fifo[ck->fifo_head].end <= ck->written) {
-        const OdeCkChunk *h = &ck->fifo[ck->fifo_head];
-        ck->done = h->end;
-        ck->done_bytes = ck->log_bytes;
-        ode_ck_stats_add(&ck->done_stats, &h->stats);
-        ck->fifo_head = (ck->fifo_head + 1) % ck->fifo_cap;
-        ck->fifo_count--;
-        popped = 1;
-    }
-    pthread_mutex_unlock(&ck->lock);
-    if (popped && ck->every <= 0) {
-        const char c2 = ODE_CK_CHUNK;
-        ssize_t w = write(ode_ck_pipe_write, &c2, 1);
-        (void)w;
-    }
+    ode_ck_pop_unlock(ck);
 }
 
 static int ode_ck_append(int fd, const void *data, size_t len)
@@ -474,12 +481,9 @@ static int ode_ck_append(int fd, const void *data, size_t len)
     return 0;
 }
 
-/* The writer thread wrote a block to the output (OdeOutput.written): into
- * the log, and the chunks it completes are done. */
-static int ode_ck_written(void *context, const OdeBlock *b, char *detail, size_t size)
+/* A block's descriptor (in the log, and in an MPI message). */
+static OdeLogRecord ode_ck_record(const OdeBlock *b)
 {
-    OdeCheckpoint *ck = (OdeCheckpoint *)context;
-    if (b->nsys == 0 || b->first < ck->resumed) return 0;   /* the header; a replayed block */
     OdeLogRecord rec;
     memset(&rec, 0, sizeof rec);
     rec.first = b->first;
@@ -487,31 +491,26 @@ static int ode_ck_written(void *context, const OdeBlock *b, char *detail, size_t
     rec.rep0 = b->rep0;
     rec.nrep = b->nrep;
     rec.bytes = b->bytes;
+    return rec;
+}
+
+/* The writer thread wrote a block to the output (OdeOutput.written): into
+ * the log, and the chunks it completes are done. */
+static int ode_ck_written(void *context, const OdeBlock *b, char *detail, size_t size)
+{
+    OdeCheckpoint *ck = (OdeCheckpoint *)context;
+    if (b->nsys == 0 || b->first < ck->resumed) return 0;   /* the header; a replayed block */
+    const OdeLogRecord rec = ode_ck_record(b);
     int err = ode_ck_append(ck->rows_fd, &rec, sizeof rec);
     if (!err) err = ode_ck_append(ck->rows_fd, b->data, b->bytes);
     if (err) {
         snprintf(detail, size, "cannot write checkpoint '%s': %s", ck->rows_path, strerror(err));
         return err;
     }
-    int popped = 0;
     pthread_mutex_lock(&ck->lock);
     ck->log_bytes += sizeof rec + b->bytes;
     if (b->rep0 + b->nrep == ck->record) ck->written = b->first + b->nsys;
-    while (ck->fifo_count > 0 && ck->fifo[ck->fifo_head].end <= ck->written) {
-        const OdeCkChunk *h = &ck->fifo[ck->fifo_head];
-        ck->done = h->end;
-        ck->done_bytes = ck->log_bytes;
-        ode_ck_stats_add(&ck->done_stats, &h->stats);
-        ck->fifo_head = (ck->fifo_head + 1) % ck->fifo_cap;
-        ck->fifo_count--;
-        popped = 1;
-    }
-    pthread_mutex_unlock(&ck->lock);
-    if (popped && ck->every <= 0) {
-        const char c = ODE_CK_CHUNK;
-        ssize_t w = write(ode_ck_pipe_write, &c, 1);
-        (void)w;
-    }
+    ode_ck_pop_unlock(ck);
     return 0;
 }
 

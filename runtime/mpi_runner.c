@@ -246,13 +246,7 @@ static int ode_mpi_deliver(void *ctx, int slot, const OdeAssign *a, OdeLink *l, 
                 ode_link_local_block(l, a->index, b);   /* takes the data */
                 continue;
             }
-            OdeLogRecord rec;   /* after the bytes: see ode_mgr_receive */
-            memset(&rec, 0, sizeof rec);
-            rec.first = b->first;
-            rec.nsys = b->nsys;
-            rec.rep0 = b->rep0;
-            rec.nrep = b->nrep;
-            rec.bytes = b->bytes;
+            const OdeLogRecord rec = ode_ck_record(b);   /* after the bytes: see ode_mgr_receive */
             memcpy(b->data + b->bytes, &rec, sizeof rec);
             if (MPI_Isend(b->data, (int)(b->bytes + sizeof rec), MPI_BYTE, 0, ODE_TAG_BLOCK, l->comm, &sends[j]) !=
                 MPI_SUCCESS) {
@@ -306,6 +300,11 @@ static int ode_mpi_sink_replay(void *sink)
 }
 
 /* ------------------------------------------------------------------ the run */
+
+/* SIGINT and SIGTERM on a rank other than 0 (rank 0 speaks for the job, and
+ * commits the checkpoint): the same exit status, silently, so that a batch
+ * script sees 143 from every rank when the scheduler warned them all. */
+static void ode_mpi_on_signal(int sig) { _exit(ODE_EXIT_SIGNAL_BASE + sig); }
 
 /* The chunk size: as memory allows on every rank (the smallest), and small
  * enough that each computing rank gets several (8 per solver), so that
@@ -418,7 +417,7 @@ static int ode_mpi_run(OdeMpiRun *run, OdeRunner *r, int threads_ok)
     }
 
     struct sigaction old_int, old_term;
-    if (run->rank == 0) ode_job_signals(ode_on_signal, &old_int, &old_term);
+    ode_job_signals(run->rank == 0 ? ode_on_signal : ode_mpi_on_signal, &old_int, &old_term);
     if (!status) status = ode_mpi_agree(run, run->rank == 0 ? ode_mpi_rank0(run, computes) : 0);
     if (!status) {
         OdeWorker w;
@@ -446,9 +445,9 @@ static int ode_mpi_run(OdeMpiRun *run, OdeRunner *r, int threads_ok)
     if (run->rank == 0) {
         if (job->ck.thread_started) ode_ck_finish(&job->ck, 0, ode_runtime);
         ode_output_free(&run->out);
-        sigaction(SIGINT, &old_int, NULL);
-        sigaction(SIGTERM, &old_term, NULL);
     }
+    sigaction(SIGINT, &old_int, NULL);
+    sigaction(SIGTERM, &old_term, NULL);
     return status;
 }
 

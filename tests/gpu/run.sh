@@ -7,6 +7,8 @@
 #   5. the Python package (tests/python) on the GPU
 #   6. the runner's output on the GPU: chunks, scans made on the device, HDF5, SIGTERM
 #      (tests/gpu/output.sh)
+#   7. the MPI runner: 1 rank x 1 GPU, 1 x 2, 2 x 1 against one process, checkpoints
+#      (tests/gpu/mpi.sh; OpenMPI installed, or the bundle of tools/mpi_bundle.sh in .mpi/)
 # Uses build/odegen as it is (flex and bison need not be on the GPU machine).
 set -u
 cd "$(dirname "$0")/../.."
@@ -22,5 +24,6 @@ step "CPU against GPU, every model" $PY tests/gpu/agreement.py
 step "Duffing, paper size, GPU and CPU" $PY tests/gpu/duffing_done.py
 step "Python package on the GPU (against the runner, bit for bit)" $PY tests/python/test_python.py
 step "the runner's streamed output on the GPU (chunks, scans made on the device, HDF5)" bash tests/gpu/output.sh
+step "the MPI runner on the GPUs (ranks x GPUs, checkpoints; MPI from .mpi/ where none is installed)" bash tests/gpu/mpi.sh
 [ $status = 0 ] && echo "test-gpu: all passed" || echo "test-gpu: FAILED"
 exit $status

@@ -128,8 +128,7 @@ for sig in TERM INT; do
     kill -$sig $pid
     wait $pid
     rc=$?
-    want=143
-    [ $sig = INT ] && want=130
+    want=$((128 + $(kill -l $sig)))
     n=$(done_in ck)
     if [ $rc = $want ] && [ -n "$n" ] && [ "$n" -gt 0 ] && [ ! -e out.csv ] && [ -z "$(ls -A | grep '^\.out')" ] &&
         grep -q 'interrupted' err; then
