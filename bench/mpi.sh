@@ -8,9 +8,11 @@
 # transient + 32 recorded periods, RK4 (models/duffing.ode), written to a file
 # (HDF5 when the runner has it, else CSV): the one-process runner on GPU 0,
 # then the MPI runner as 1 rank x 1 GPU, 1 rank x 2 GPUs and 2 ranks x 1 GPU.
-# CPU: the same model over fewer systems (BENCH_CPU_N, default 16384; the
-# same periods), --backend cpu: the one-process runner on every core, then
-# 1 and 2 ranks that divide the cores (mpirun --bind-to none).  Each line:
+# CPU: the same model over fewer systems (the same periods), --backend cpu:
+# ranks of one core each, 1 and 2 of them (BENCH_CORE_N systems, default
+# 1024: what each added rank adds), then the one-process runner on every
+# core and 1 and 2 ranks that divide them (mpirun --bind-to none;
+# BENCH_CPU_N systems, default 16384: what MPI costs).  Each line:
 # the process's wall time (CUDA's and MPI's start-up included), the systems
 # per second, the speed-up over one rank and its efficiency (speed-up over
 # the GPUs used; on the CPU over 1, the cores being the same), and the CPU
@@ -25,6 +27,7 @@ mkdir -p "$B"
 ARCH=${ARCH:-sm_90}
 GPU_N=${BENCH_GPU_N:-1048576}
 CPU_N=${BENCH_CPU_N:-16384}
+CORE_N=${BENCH_CORE_N:-1024}
 REPS=(--transient 1024 --recorded 32)
 log() { printf '%s  %s\n' "$(date +%T)" "$*" >&2; }
 command -v mpicc >/dev/null || { [ -f .mpi/env.sh ] && . .mpi/env.sh; }
@@ -42,14 +45,16 @@ build() {   # build DIR MAKEARGS…
     build/odegen models/duffing.ode -o "$B/$dir" -q && make -C "$B/$dir" "${H5VARS[@]}" "$@" >"$B/$dir.log" 2>&1 ||
         { echo "bench/mpi.sh: building $dir failed: $(tail -5 "$B/$dir.log")" >&2; exit 1; }
 }
+pids=""
 if [ "$gpus" -ge 1 ]; then
-    build gpu ARCH="$ARCH"
-    build gpu_mpi ARCH="$ARCH" MPI=1
+    build gpu ARCH="$ARCH" & pids="$pids $!"
+    build gpu_mpi ARCH="$ARCH" MPI=1 & pids="$pids $!"
 fi
 if [ "${BENCH_CPU:-1}" != 0 ]; then
-    build cpu BACKEND=cpu
-    build cpu_mpi BACKEND=cpu MPI=1
+    build cpu BACKEND=cpu & pids="$pids $!"
+    build cpu_mpi BACKEND=cpu MPI=1 & pids="$pids $!"
 fi
+for p in $pids; do wait $p || exit 1; done
 ext=csv
 grep -qs -- -DODE_HDF5 "$B"/*.log && ext=h5
 
@@ -74,7 +79,7 @@ echo "# MPI runner: scaling (bench/mpi.sh)"
 echo
 echo "Duffing RK4 (models/duffing.ode), ${REPS[1]} transient + ${REPS[3]} recorded periods of 628 steps; output $ext"
 echo "to a file; wall time of the whole process (start-ups included). Speed-up against one rank; efficiency ="
-echo "speed-up / GPUs (GPU), speed-up (CPU: the ranks share the same cores). $(date -u +%F)."
+echo "speed-up / (GPUs or cores it added: ranks of one core), speed-up (ranks that divide the same cores). $(date -u +%F)."
 echo
 echo "| run | wall (s) | systems/s | speed-up | efficiency | CPU time (s) |"
 echo "|---|---:|---:|---:|---:|---:|"
@@ -90,12 +95,16 @@ if [ "$gpus" -ge 1 ]; then
     fi
 fi
 if [ "${BENCH_CPU:-1}" != 0 ]; then
-    C=(--scan "k=lin(0.2,0.3,$CPU_N)" "${REPS[@]}" --backend cpu)
     cores=$(nproc)
-    run "CPU ($cores cores), one process, $CPU_N systems" "$CPU_N" 1 "" "$B/cpu/duffing" "${C[@]}"
-    run "CPU, MPI, 1 rank" "$CPU_N" 1 "" mpirun --bind-to none -n 1 "$B/cpu_mpi/duffing" "${C[@]}"
+    C=(--scan "k=lin(0.2,0.3,$CORE_N)" "${REPS[@]}" --backend cpu)
+    run "CPU, MPI, 1 rank x 1 core, $CORE_N systems" "$CORE_N" 1 "" mpirun -x OMP_NUM_THREADS=1 -n 1 "$B/cpu_mpi/duffing" "${C[@]}"
     one=$secs
-    run "CPU, MPI, 2 ranks (cores divided)" "$CPU_N" 1 "$one" mpirun --bind-to none -n 2 "$B/cpu_mpi/duffing" "${C[@]}"
+    run "CPU, MPI, 2 ranks x 1 core" "$CORE_N" 2 "$one" mpirun -x OMP_NUM_THREADS=1 -n 2 "$B/cpu_mpi/duffing" "${C[@]}"
+    C=(--scan "k=lin(0.2,0.3,$CPU_N)" "${REPS[@]}" --backend cpu)
+    run "CPU ($cores cores), one process, $CPU_N systems" "$CPU_N" 1 "" "$B/cpu/duffing" "${C[@]}"
+    run "CPU, MPI, 1 rank x $cores cores" "$CPU_N" 1 "" mpirun --bind-to none -n 1 "$B/cpu_mpi/duffing" "${C[@]}"
+    one=$secs
+    run "CPU, MPI, 2 ranks x $((cores / 2)) cores" "$CPU_N" 1 "$one" mpirun --bind-to none -n 2 "$B/cpu_mpi/duffing" "${C[@]}"
 fi
 } | tee "$B.md.tmp"
 mv "$B.md.tmp" "$OUT/mpi.md"
