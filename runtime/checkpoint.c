@@ -586,8 +586,17 @@ static int ode_ck_start(OdeCheckpoint *ck, int (*say)(const char *, ...))
     if (!ck->on) return 0;
     char error[600];
     const int fresh = ck->resumed == 0 && ck->replay_end == 0;
-    ck->rows_fd = open(ck->rows_path, O_RDWR | O_CREAT | (fresh ? O_TRUNC : 0), 0666);
+    ck->rows_fd = open(ck->rows_path, O_RDWR | O_CREAT, 0666);
     if (ck->rows_fd < 0) return say("cannot write checkpoint '%s': %s", ck->rows_path, strerror(errno));
+    /* One run at a time: a lock on the rows, held until the process ends. */
+    struct flock lock;
+    memset(&lock, 0, sizeof lock);
+    lock.l_type = F_WRLCK;
+    lock.l_whence = SEEK_SET;
+    if (fcntl(ck->rows_fd, F_SETLK, &lock) != 0)
+        return say("checkpoint '%s' is in use by another run (which holds '%s')", ck->path, ck->rows_path);
+    if (fresh && ftruncate(ck->rows_fd, 0) != 0)
+        return say("cannot write checkpoint '%s': %s", ck->rows_path, strerror(errno));
     unsigned char header[ODE_CK_ROWS_HEADER];
     const uint32_t order = ODE_CK_ORDER;
     memcpy(header, ODE_CK_ROWS_MAGIC, 12);
@@ -599,8 +608,8 @@ static int ode_ck_start(OdeCheckpoint *ck, int (*say)(const char *, ...))
     } else {
         unsigned char seen[ODE_CK_ROWS_HEADER];
         if (pread(ck->rows_fd, seen, sizeof seen, 0) != (ssize_t)sizeof seen || memcmp(seen, header, sizeof seen) != 0)
-            return say("checkpoint '%s': '%s' does not hold rows of this machine's byte order; remove the checkpoint "
-                       "to start again",
+            return say("checkpoint '%s' is damaged: '%s' does not begin as odegen's rows (of this machine's byte "
+                       "order); remove the checkpoint to start again",
                        ck->path, ck->rows_path);
         if (ftruncate(ck->rows_fd, (off_t)ck->replay_end) != 0 || lseek(ck->rows_fd, 0, SEEK_END) < 0)
             return say("cannot write checkpoint '%s': %s", ck->rows_path, strerror(errno));

@@ -691,6 +691,8 @@ static int ode_parse_args(OdeRunner *r, int argc, char **argv)
     if (!devices_given) r->ndevices = 0;
     if (!r->checkpoint && (r->resume || every_given))
         return ode_usage("%s needs --checkpoint FILE", r->resume ? "--resume" : "--checkpoint-every");
+    if (r->checkpoint && r->output && strcmp(r->checkpoint, r->output) == 0)
+        return ode_usage("--checkpoint and -o name the same file '%s'", r->output);
     ode_drop_set_scans(r);
     return 0;
 }

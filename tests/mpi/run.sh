@@ -195,6 +195,25 @@ if [ "$(done_in ck)" -gt 0 ] 2>/dev/null; then
     refuse "^$E checkpoint 'ck' is missing rows: 'ck.rows' is shorter than its index says \([0-9]+ bytes needed\); remove the checkpoint to start again\$" \
         "${S[@]}" --checkpoint ck --resume
 fi
+# One run at a time.
+rm -f ck ck.rows out.csv
+"$U" "${S[@]}" --checkpoint ck -o out.csv 2>/dev/null & pid=$!
+for i in $(seq 100); do [ -e ck ] && break; sleep 0.05; done
+"$U" "${S[@]}" --checkpoint ck --resume -o out2.csv 2>err
+rc=$?
+kill -9 $pid 2>/dev/null
+wait $pid 2>/dev/null
+[ $rc = 1 ] && [ "$(cat err)" = "$E checkpoint 'ck' is in use by another run (which holds 'ck.rows')" ] && [ ! -e out2.csv ] &&
+    ok || fail "a checkpoint in use: status $rc, $(cat err)"
+# Usage errors.
+for bad in "--resume|--resume needs --checkpoint FILE" "--checkpoint-every 5|--checkpoint-every needs --checkpoint FILE" \
+    "--checkpoint ck --checkpoint-every -1|--checkpoint-every expects seconds (a number, 0 or more), got '-1'" \
+    "--checkpoint same.csv -o same.csv|--checkpoint and -o name the same file 'same.csv'"; do
+    # shellcheck disable=SC2086
+    "$U" ${bad%%|*} 2>err
+    rc=$?
+    [ $rc = 2 ] && [ "$(cat err)" = "$E ${bad#*|}" ] && ok || fail "usage: ${bad%%|*}: status $rc, $(cat err)"
+done
 rm -f ck ck.rows ck2 ck2.rows out.csv
 "$U" "${SCAN[@]}" "${Q[@]}" --checkpoint ck --resume -o out.csv 2>err
 [ $? = 0 ] && grep -q "^uneven: note: no checkpoint 'ck' yet: starting from the beginning$" err && cmp -s out.csv ref.csv &&
