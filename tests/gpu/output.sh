@@ -28,8 +28,7 @@ passed=0
 fail() { echo "FAIL: $*"; failed=$((failed + 1)); }
 ok() { passed=$((passed + 1)); echo "ok: $*"; }
 
-# HDF5: the system's (pkg-config), else a bundle in .hdf5/ (tools/hdf5_bundle.sh).
-. tools/hdf5_vars.sh   # H5VARS, have_h5: the system's HDF5, else the bundle in .hdf5/
+. tools/hdf5_vars.sh   # H5VARS, have_h5: the system's HDF5 (pkg-config), else the bundle in .hdf5/ (tools/hdf5_bundle.sh)
 $PY -c 'import h5py' 2>/dev/null || { [ $have_h5 = 1 ] && echo "(no h5py for $PY: the HDF5 files are written but not read back)"; }
 
 build() {   # build MODEL: generates and builds build/… into $T/MODEL with nvcc
