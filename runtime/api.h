@@ -560,8 +560,10 @@ int model_mpi_scan(MPI_Comm comm, model_solver *solver, long long total, int tra
 
 /* The generated command-line program (SPEC §4); NAME_main.c's main calls it.
  * Returns the exit status: 0 done, 1 runtime error, 2 usage error.  SIGINT
- * and SIGTERM end the process at once with 130 and 143, after removing the
- * unfinished output (output to a pipe ends with a whole row).  It starts a
+ * and SIGTERM end the process at once with 130 and 143, after committing the
+ * checkpoint (--checkpoint) and removing the unfinished output (output to a
+ * pipe ends with a whole row).  Built with make MPI=1 it initialises MPI and
+ * runs model_mpi_main over MPI_COMM_WORLD.  It starts a
  * writer thread and uses OpenMP: call it from a program's main, not from a
  * library. */
 int model_main(int argc, char **argv);

@@ -41,10 +41,10 @@ ok() { passed=$((passed + 1)); echo "ok: $*"; }
 $PY -c 'import h5py' 2>/dev/null || have_h5=0
 
 echo "MPI: $(command -v mpirun) ($(mpirun --version 2>/dev/null | head -1)); $(mpicc -showme:link)"
-build/odegen models/duffing.ode -o "$T/one" -q && make -C "$T/one" ARCH="$ARCH" "${H5VARS[@]}" >"$T/one.log" 2>&1 ||
-    { fail "building the one-process runner: $(tail -5 "$T/one.log")"; exit 1; }
-build/odegen models/duffing.ode -o "$T/mpi" -q && make -C "$T/mpi" ARCH="$ARCH" MPI=1 "${H5VARS[@]}" >"$T/mpi.log" 2>&1 ||
-    { fail "building the MPI runner: $(tail -5 "$T/mpi.log")"; exit 1; }
+build/odegen models/duffing.ode -o "$T/one" -q && build/odegen models/duffing.ode -o "$T/mpi" -q || exit 1
+make -C "$T/one" ARCH="$ARCH" "${H5VARS[@]}" >"$T/one.log" 2>&1 & one=$!
+make -C "$T/mpi" ARCH="$ARCH" MPI=1 "${H5VARS[@]}" >"$T/mpi.log" 2>&1 || { fail "building the MPI runner: $(tail -5 "$T/mpi.log")"; exit 1; }
+wait $one || { fail "building the one-process runner: $(tail -5 "$T/one.log")"; exit 1; }
 ONE=$T/one/duffing
 MPI=$T/mpi/duffing
 gpus=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')
