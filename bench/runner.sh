@@ -28,11 +28,7 @@ ARCH=${ARCH:-sm_90}
 log() { printf '%s  %s\n' "$(date +%T)" "$*"; }
 
 # HDF5: the system's, else the bundle in .hdf5/ (tools/hdf5_bundle.sh).
-H5VARS=()
-if ! pkg-config --exists hdf5-serial 2>/dev/null && ! pkg-config --exists hdf5 2>/dev/null && [ -f .hdf5/include/hdf5.h ]; then
-    D=$PWD/.hdf5
-    H5VARS=(HDF5_CFLAGS=-I$D/include "HDF5_LIBS=$D/lib/libhdf5_hl.a $D/lib/libhdf5.a $D/lib/libsz.a $D/lib/libaec.a $D/lib/libz.a -ldl")
-fi
+. tools/hdf5_vars.sh   # H5VARS, have_h5: the system's HDF5, else the bundle in .hdf5/
 
 N=1048576
 VALVE=30720

@@ -762,8 +762,12 @@ static void emit_source(Emitter *E)
     append_template(E, "runtime/output_csv.c", false);
     append_template(E, "runtime/output.c", false);
     append_template(E, "runtime/save.c", true);
+    append_template(E, "runtime/checkpoint.c", true);
     append_template(E, "runtime/runner.c", true);
     append_template(E, "runtime/runner_save.c", true);
+    append_template(E, "runtime/mpi_chunks.c", true);
+    append_template(E, "runtime/mpi_runner.c", true);
+    append_template(E, "runtime/mpi_scan.c", true);
 }
 
 static void emit_enum(Buf *o, const char *upper, const char *kind, Symbol **syms, int n)
@@ -837,7 +841,10 @@ static void emit_makefile(Emitter *E)
                 "#   make ARCH=sm_80     another GPU architecture (default sm_90)\n"
                 "#   make HDF5=0         a runner without HDF5 output (-o FILE.h5); HDF5 is found with\n"
                 "#                       pkg-config or at Debian's place (libhdf5-dev), or is given as\n"
-                "#                       HDF5_CFLAGS=-I... HDF5_LIBS='-L... -lhdf5_hl -lhdf5'\n\n");
+                "#                       HDF5_CFLAGS=-I... HDF5_LIBS='-L... -lhdf5_hl -lhdf5'\n"
+                "#   make MPI=1          a runner for mpirun -n R, and the library's NAME_mpi_main and\n"
+                "#                       NAME_mpi_scan (the MPI of mpicc: Debian's libopenmpi-dev; or\n"
+                "#                       MPI_CFLAGS=-I... MPI_LIBS='-L... -lmpi')\n\n");
     buf_printf(o, "NAME := %s\n", m->name);
     buf_puts(o,
              "NVCC ?= $(shell command -v nvcc 2>/dev/null || { test -x /usr/local/cuda/bin/nvcc && echo /usr/local/cuda/bin/nvcc; })\n"
@@ -866,37 +873,53 @@ static void emit_makefile(Emitter *E)
              "endif\n"
              "endif\n"
              "endif\n"
+             "# MPI (make MPI=1): in NAME.cu (-DODE_MPI) and the link.  The objects remember\n"
+             "# which they were built with, so that switching rebuilds them.\n"
+             "MPI ?= 0\n"
+             "ifeq ($(MPI),1)\n"
+             "MPICC ?= mpicc\n"
+             "ifeq ($(origin MPI_LIBS),undefined)\n"
+             "MPI_CFLAGS := $(shell $(MPICC) -showme:compile 2>/dev/null)\n"
+             "MPI_LIBS := $(shell $(MPICC) -showme:link 2>/dev/null)\n"
+             "endif\n"
+             "ifeq ($(strip $(MPI_LIBS)),)\n"
+             "$(error make MPI=1: '$(MPICC) -showme' gave nothing: install Debian's libopenmpi-dev and openmpi-bin (sudo apt-get install libopenmpi-dev openmpi-bin), or give MPI_CFLAGS=-I... MPI_LIBS='-L... -lmpi')\n"
+             "endif\n"
+             "MPI_FLAGS := -DODE_MPI $(MPI_CFLAGS)\n"
+             "endif\n\n"
              "ifneq ($(strip $(HDF5_LIBS)),)\n"
              "MAIN_FLAGS := -DODE_HDF5 $(HDF5_CFLAGS)\n"
              "else\n"
              "HDF5_NOTE := @echo \"$(NAME): built without HDF5, so -o FILE.h5 is refused; for it: sudo apt-get install libhdf5-dev, then make clean all\"\n"
              "endif\n\n"
              "all: $(NAME) lib$(NAME).a\n\n"
+             ".mpi-$(MPI):\n"
+             "\t@rm -f .mpi-*; touch $@\n\n"
              "ifeq ($(BACKEND),cuda)\n"
-             "$(NAME).o: $(NAME).cu $(NAME).h\n"
-             "\t$(NVCC) $(NVCCFLAGS) -arch=$(ARCH) -Xcompiler \"$(OPENMP)\" -c -o $@ $(NAME).cu\n"
-             "$(NAME).pic.o: $(NAME).cu $(NAME).h\n"
-             "\t$(NVCC) $(NVCCFLAGS) -arch=$(ARCH) -Xcompiler \"-fPIC $(OPENMP)\" -c -o $@ $(NAME).cu\n"
+             "$(NAME).o: $(NAME).cu $(NAME).h .mpi-$(MPI)\n"
+             "\t$(NVCC) $(NVCCFLAGS) -arch=$(ARCH) -Xcompiler \"$(OPENMP)\" $(MPI_FLAGS) -c -o $@ $(NAME).cu\n"
+             "$(NAME).pic.o: $(NAME).cu $(NAME).h .mpi-$(MPI)\n"
+             "\t$(NVCC) $(NVCCFLAGS) -arch=$(ARCH) -Xcompiler \"-fPIC $(OPENMP)\" $(MPI_FLAGS) -c -o $@ $(NAME).cu\n"
              "LINK = $(NVCC) $(NVCCFLAGS) -arch=$(ARCH) -Xcompiler \"$(OPENMP)\"\n"
              "else\n"
-             "$(NAME).o: $(NAME).cu $(NAME).h\n"
-             "\t$(CC) $(CFLAGS) -std=c11 $(OPENMP) -x c -c -o $@ $(NAME).cu\n"
-             "$(NAME).pic.o: $(NAME).cu $(NAME).h\n"
-             "\t$(CC) $(CFLAGS) -std=c11 -fPIC $(OPENMP) -x c -c -o $@ $(NAME).cu\n"
+             "$(NAME).o: $(NAME).cu $(NAME).h .mpi-$(MPI)\n"
+             "\t$(CC) $(CFLAGS) -std=c11 $(OPENMP) $(MPI_FLAGS) -x c -c -o $@ $(NAME).cu\n"
+             "$(NAME).pic.o: $(NAME).cu $(NAME).h .mpi-$(MPI)\n"
+             "\t$(CC) $(CFLAGS) -std=c11 -fPIC $(OPENMP) $(MPI_FLAGS) -x c -c -o $@ $(NAME).cu\n"
              "LINK = $(CC) $(CFLAGS) $(OPENMP)\n"
              "endif\n\n"
              "$(NAME)_main.o: $(NAME)_main.c\n"
              "\t$(HDF5_NOTE)\n"
              "\t$(CC) $(CFLAGS) $(MAIN_FLAGS) -c -o $@ $(NAME)_main.c\n\n"
              "$(NAME): $(NAME).o $(NAME)_main.o\n"
-             "\t$(LINK) -o $@ $(NAME).o $(NAME)_main.o $(LDFLAGS) $(HDF5_LIBS) -lpthread -lm\n\n"
+             "\t$(LINK) -o $@ $(NAME).o $(NAME)_main.o $(LDFLAGS) $(HDF5_LIBS) $(MPI_LIBS) -lpthread -lm\n\n"
              "lib$(NAME).a: $(NAME).o\n"
              "\t$(AR) rcs $@ $(NAME).o\n\n"
              "shared: lib$(NAME).so\n"
              "lib$(NAME).so: $(NAME).pic.o\n"
-             "\t$(LINK) -shared -o $@ $(NAME).pic.o $(LDFLAGS) -lm\n\n"
+             "\t$(LINK) -shared -o $@ $(NAME).pic.o $(LDFLAGS) $(MPI_LIBS) -lm\n\n"
              "clean:\n"
-             "\trm -f $(NAME) $(NAME).o $(NAME)_main.o lib$(NAME).a $(NAME).pic.o lib$(NAME).so\n\n"
+             "\trm -f $(NAME) $(NAME).o $(NAME)_main.o lib$(NAME).a $(NAME).pic.o lib$(NAME).so .mpi-*\n\n"
              ".PHONY: all shared clean\n");
 }
 

@@ -57,6 +57,13 @@
 
 #include <stddef.h>
 
+/* The library built with make MPI=1 declares its MPI functions (below). */
+#if defined(ODE_MPI) && !defined(MPI_VERSION)
+#define OMPI_SKIP_MPICXX 1
+#define MPICH_SKIP_MPICXX 1
+#include <mpi.h>
+#endif
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -75,7 +82,8 @@ enum {
     MODEL_ERR_CUDA = -6,    /* a CUDA call failed (the message names it and CUDA's reason) */
     MODEL_ERR_NODATA = -7,  /* recorded values asked for, but the last call recorded none */
     MODEL_ERR_FAILED = -8,  /* the solver's creation failed: only error and free work */
-    MODEL_ERR_STOPPED = -9  /* the progress callback asked to stop (model_solver_set_progress) */
+    MODEL_ERR_STOPPED = -9, /* the progress callback asked to stop (model_solver_set_progress) */
+    MODEL_ERR_MPI = -10     /* another process of the communicator failed, or MPI did (model_mpi_scan) */
 };
 
 /* How a system's last integration ended (the CSV's `status` column). */
@@ -530,12 +538,94 @@ typedef struct model_stats {
 
 int model_solver_stats(model_solver *solver, model_stats *stats);
 
+/* ------------------------------------------------------------------ MPI (make MPI=1) */
+
+/* A library built with `make MPI=1` (the MPI of mpicc: Debian's OpenMPI)
+ * also spreads scans over the processes of an MPI communicator, for a
+ * program that already uses MPI.  These are declared when <mpi.h> was
+ * included before this header (and when the library itself is built with
+ * MPI); link with MPI's library (mpicc -showme:link).  Neither function
+ * calls MPI_Init or MPI_Finalize; both are collective over comm and work on
+ * a duplicate of it (their messages never meet the program's).  Chunks of
+ * systems are handed out in order to the processes as they ask (a process
+ * asks when its solver is free, so that processes whose systems are cheap
+ * take more), and every wait sleeps rather than spins. */
+#ifdef MPI_VERSION
+
+/* The runner (model_main, SPEC §4) over the processes of comm: every
+ * process passes the same command-line words; the output is the file that
+ * a run of one process writes, byte for byte, written by rank 0 of comm as
+ * the chunks come back (no process holds the whole result).  Each process
+ * takes its share of its node: the GPUs chosen by its place among the
+ * node's processes that see the same GPUs (one each with as many processes
+ * as GPUs), and the CPU cores divided among the processes that run on the
+ * same ones (unless OMP_NUM_THREADS is set).  Rank 0 prints progress, the
+ * summary and every process's error, naming the process; it computes too
+ * when MPI was initialised with MPI_THREAD_SERIALIZED or more (its manager
+ * needs a thread of its own).  Returns the runner's exit status, the same on
+ * every process: 0, 1 (a process failed: rank 0 said which), 2 (usage);
+ * SIGINT and SIGTERM end rank 0 with 130 and 143 as in model_main.
+ *
+ *     int provided;
+ *     MPI_Init_thread(&argc, &argv, MPI_THREAD_SERIALIZED, &provided);
+ *     char *words[] = {"duffing", "--scan", "k=lin(0.2,0.3,1000000)", "-o", "k.h5", NULL};
+ *     int status = model_mpi_main(MPI_COMM_WORLD, 5, words);
+ *     MPI_Finalize();
+ */
+int model_mpi_main(MPI_Comm comm, int argc, char **argv);
+
+/* A chunk of a distributed scan: systems first … first+count-1 of the scan,
+ * held by the solver's systems 0 … count-1.  Return 0 to go on. */
+typedef int (*model_mpi_chunk_fn)(model_solver *solver, long long first, int count, void *user);
+
+/* A scan of `total` systems spread over the processes of comm.  Every
+ * process passes its own solver (any size, any backend) and the same total,
+ * transient and record.  A process gets chunks of as many systems as its
+ * solver holds (the last one fewer); for each, on that process, load(solver,
+ * first, count, user) sets the solver's systems 0 … count-1 up as scan
+ * systems first … first+count-1 (the solver holds count systems then, at the
+ * model's defaults), the solver runs `transient` integrations and records
+ * `record` (as model_solver_scan), then collect (may be NULL) reads what it
+ * needs (model_solver_recorded_values, model_solver_get, …).  Results stay on
+ * the process that computed them.  Rank 0 of comm computes too when MPI was
+ * initialised with MPI_THREAD_MULTIPLE (its callbacks may call MPI while its
+ * manager's thread does), or when it is alone; otherwise it only hands out
+ * chunks.  On return the solver holds its first number of systems again, at
+ * the defaults.
+ *
+ * Returns MODEL_OK on every process when every chunk is done.  When a
+ * callback returns non-zero or the solver fails on one process, no more
+ * chunks are handed out, the chunks in progress finish, and every process
+ * returns: that process its callback's value or the solver's code, the
+ * others MODEL_ERR_MPI; model_solver_error says which process failed and
+ * why.
+ *
+ *     static int load(model_solver *s, long long first, int count, void *user) {
+ *         return model_solver_load(s, (const model_pool *)user, (long)first, 0, count);
+ *     }
+ *     static int collect(model_solver *s, long long first, int count, void *user) {
+ *         double y1[4096];                                  // the solver's size
+ *         model_solver_recorded_values(s, 0, 0, 0, count, y1, 1);
+ *         … keep y1[0 … count-1] for systems first …
+ *         return 0;
+ *     }
+ *     model_solver *s;
+ *     model_solver_create(&s, 4096, MODEL_BACKEND_AUTO, NULL, 0);
+ *     rc = model_mpi_scan(MPI_COMM_WORLD, s, pool.size, 1024, 1, load, collect, &pool);
+ */
+int model_mpi_scan(MPI_Comm comm, model_solver *solver, long long total, int transient, int record,
+                   model_mpi_chunk_fn load, model_mpi_chunk_fn collect, void *user);
+
+#endif /* MPI_VERSION */
+
 /* ------------------------------------------------------------------ runner */
 
 /* The generated command-line program (SPEC §4); NAME_main.c's main calls it.
  * Returns the exit status: 0 done, 1 runtime error, 2 usage error.  SIGINT
- * and SIGTERM end the process at once with 130 and 143, after removing the
- * unfinished output (output to a pipe ends with a whole row).  It starts a
+ * and SIGTERM end the process at once with 130 and 143, after committing the
+ * checkpoint (--checkpoint) and removing the unfinished output (output to a
+ * pipe ends with a whole row).  Built with make MPI=1 it initialises MPI and
+ * runs model_mpi_main over MPI_COMM_WORLD.  It starts a
  * writer thread and uses OpenMP: call it from a program's main, not from a
  * library. */
 int model_main(int argc, char **argv);

@@ -90,6 +90,7 @@ const char *model_strerror(int code)
     case MODEL_ERR_NODATA: return "no recorded values";
     case MODEL_ERR_FAILED: return "the solver could not be created";
     case MODEL_ERR_STOPPED: return "stopped by the progress callback";
+    case MODEL_ERR_MPI: return "another MPI process failed, or MPI did";
     default: return code > 0 ? "stopped by the record callback" : "unknown error code";
     }
 }

@@ -89,6 +89,11 @@ typedef struct OdeOutput {
     pthread_mutex_t lock;
     pthread_cond_t wake;
     int closing;               /* no more blocks will come */
+    /* Called on the writer thread after each block is written (the
+     * checkpoint's log, checkpoint.c): 0, or an errno value with the
+     * message in detail. */
+    int (*written)(void *context, const OdeBlock *block, char *detail, size_t size);
+    void *written_context;
     unsigned long long since_flush;
     double write_seconds;      /* the writer's time in write and flush */
     double prepare_seconds;    /* the time spent preparing blocks (all threads at once) */
@@ -110,13 +115,20 @@ static int ode_output_failed(OdeOutput *o, int err, const char *detail)
     return err ? err : EIO;
 }
 
-/* A write failed on the writer thread: the run ends here, with the file removed. */
+/* A failure on a thread of the output's: the run ends here, with the
+ * message and the unfinished file removed. */
+static void ode_output_fatal_text(const char *message)
+{
+    if (ode_signal_path[0]) unlink(ode_signal_path);
+    fprintf(stderr, "%s: error: %s\n", ODE_MODEL_NAME, message);
+    _exit(1);
+}
+
+/* A write failed on the writer thread. */
 static void ode_output_fatal(OdeOutput *o, int err, const char *detail)
 {
     ode_output_failed(o, err, detail[0] ? detail : NULL);
-    if (ode_signal_path[0]) unlink(ode_signal_path);
-    fprintf(stderr, "%s: error: %s\n", ODE_MODEL_NAME, o->error);
-    _exit(1);
+    ode_output_fatal_text(o->error);
 }
 
 /* ------------------------------------------------------------------ the writer thread */
@@ -142,6 +154,10 @@ static void *ode_writer_main(void *arg)
         if (o->special) {
             __atomic_store_n(&ode_writing, 0, __ATOMIC_SEQ_CST);
             if (__atomic_load_n(&ode_stop_signal, __ATOMIC_SEQ_CST)) ode_exit_interrupted(ode_stop_signal);
+        }
+        if (!err && o->written) {
+            err = o->written(o->written_context, &o->blocks[k], detail, sizeof detail);
+            if (err) ode_output_fatal_text(detail);
         }
         o->since_flush += o->blocks[k].bytes;
         if (!err && !o->special && o->since_flush >= ODE_FLUSH_BYTES) {
@@ -190,6 +206,15 @@ static int ode_output_room(OdeBlock *b, size_t bytes)
     b->data = grown;
     b->cap = bytes;
     return 0;
+}
+
+/* A block's size, at most, when `threads` threads prepare blocks at once:
+ * a few MiB, less with many threads (128 MiB of blocks in all). */
+static size_t ode_block_size(int threads)
+{
+    size_t bytes = ODE_BLOCK_BYTES;
+    if ((size_t)threads * bytes > ((size_t)128 << 20)) bytes = ((size_t)128 << 20) / (size_t)threads;
+    return bytes < ((size_t)256 << 10) ? (size_t)256 << 10 : bytes;
 }
 
 /* ------------------------------------------------------------------ the file */
@@ -269,9 +294,7 @@ static int ode_output_open(OdeOutput *o, const char *path, const OdeFormat *form
     o->threads = 1;
 #endif
     if (o->threads < 1) o->threads = 1;
-    o->block_bytes = ODE_BLOCK_BYTES;
-    if ((size_t)o->threads * o->block_bytes > ((size_t)128 << 20)) o->block_bytes = ((size_t)128 << 20) / (size_t)o->threads;
-    if (o->block_bytes < ((size_t)256 << 10)) o->block_bytes = (size_t)256 << 10;
+    o->block_bytes = ode_block_size(o->threads);
     o->nblocks = 2 * o->threads + 1;
     o->blocks = (OdeBlock *)calloc((size_t)o->nblocks, sizeof(OdeBlock));
     o->queue = (int *)calloc((size_t)o->nblocks, sizeof(int));
@@ -308,22 +331,54 @@ static int ode_output_open(OdeOutput *o, const char *path, const OdeFormat *form
     return 0;
 }
 
-/* The rows of a chunk: blocks of whole rows (whole systems, or a range of
- * one system's reps when a system has more rows than a block holds),
- * prepared a group at a time, one block per thread, then queued in order.
- * Returns 0 or ENOMEM (message in o->error). */
+/* How a chunk's rows are cut into blocks of at most block_bytes: blocks of
+ * whole systems, or ranges of one system's reps when a system has more rows
+ * than a block holds.  The same cut serves the writer here and the ranks of
+ * an MPI run that prepare blocks for it (mpi_runner.c). */
+typedef struct OdeCut {
+    int whole;               /* blocks of whole systems */
+    int nsys, nrep;          /* systems and reps per block, at most */
+    long long per_system;    /* blocks per system (1 when whole) */
+    long long pieces;        /* blocks of the chunk */
+} OdeCut;
+
+static void ode_cut_plan(OdeCut *c, const OdeChunkView *ch, size_t row_bound, size_t block_bytes)
+{
+    long long rows_per_block = (long long)(block_bytes / (row_bound ? row_bound : 1));
+    if (rows_per_block < 1) rows_per_block = 1;
+    c->whole = ch->record <= rows_per_block;
+    c->nsys = c->whole ? (int)(rows_per_block / ch->record) : 1;
+    c->nrep = c->whole ? ch->record : (int)rows_per_block;
+    c->per_system = c->whole ? 1 : (ch->record + c->nrep - 1) / c->nrep;
+    c->pieces = ch->record == 0 ? 0 : c->whole ? (ch->count + c->nsys - 1) / c->nsys : (long long)ch->count * c->per_system;
+}
+
+/* The rows of block q of the cut (the block's data is left alone). */
+static void ode_cut_block(const OdeCut *c, const OdeChunkView *ch, long long q, OdeBlock *b)
+{
+    if (c->whole) {
+        b->first = ch->first + q * c->nsys;
+        b->nsys = (int)(ch->first + ch->count - b->first < c->nsys ? ch->first + ch->count - b->first : c->nsys);
+        b->rep0 = 0;
+        b->nrep = ch->record;
+    } else {
+        b->first = ch->first + q / c->per_system;
+        b->nsys = 1;
+        b->rep0 = (int)(q % c->per_system) * c->nrep;
+        b->nrep = ch->record - b->rep0 < c->nrep ? ch->record - b->rep0 : c->nrep;
+    }
+}
+
+/* The rows of a chunk: cut into blocks (ode_cut_plan), prepared a group at a
+ * time, one block per thread, then queued in order.  Returns 0 or ENOMEM
+ * (message in o->error). */
 static int ode_output_chunk(OdeOutput *o, const OdeChunkView *ch)
 {
     if (ch->record == 0 || ch->count == 0) return 0;
     const double t0 = ode_output_clock();
-    const size_t row = o->format->bound(o->state, 1, 1);
-    long long rows_per_block = (long long)(o->block_bytes / (row ? row : 1));
-    if (rows_per_block < 1) rows_per_block = 1;
-    const int whole = ch->record <= rows_per_block;   /* blocks of whole systems */
-    const int nsys = whole ? (int)(rows_per_block / ch->record) : 1;
-    const int nrep = whole ? ch->record : (int)rows_per_block;
-    const long long per_system = whole ? 1 : (ch->record + nrep - 1) / nrep;
-    const long long pieces = whole ? (ch->count + nsys - 1) / nsys : (long long)ch->count * per_system;
+    OdeCut cut;
+    ode_cut_plan(&cut, ch, o->format->bound(o->state, 1, 1), o->block_bytes);
+    const long long pieces = cut.pieces;
     int taken[1024];
     const int group_max = o->threads < 1024 ? o->threads : 1024;
     for (long long piece = 0; piece < pieces; piece += group_max) {
@@ -331,18 +386,7 @@ static int ode_output_chunk(OdeOutput *o, const OdeChunkView *ch)
         ode_output_take(o, group, taken);
         for (int j = 0; j < group; j++) {
             OdeBlock *b = &o->blocks[taken[j]];
-            const long long q = piece + j;
-            if (whole) {
-                b->first = ch->first + q * nsys;
-                b->nsys = (int)(ch->first + ch->count - b->first < nsys ? ch->first + ch->count - b->first : nsys);
-                b->rep0 = 0;
-                b->nrep = ch->record;
-            } else {
-                b->first = ch->first + q / per_system;
-                b->nsys = 1;
-                b->rep0 = (int)(q % per_system) * nrep;
-                b->nrep = ch->record - b->rep0 < nrep ? ch->record - b->rep0 : nrep;
-            }
+            ode_cut_block(&cut, ch, piece + j, b);
             if (ode_output_room(b, o->format->bound(o->state, b->nsys, b->nrep)))
                 return ode_output_failed(o, ENOMEM, "out of memory for the output's blocks");
         }
@@ -355,6 +399,23 @@ static int ode_output_chunk(OdeOutput *o, const OdeChunkView *ch)
     }
     o->prepare_seconds += ode_output_clock() - t0;
     return 0;
+}
+
+/* Queues a block prepared elsewhere (another rank's, or the checkpoint's),
+ * in order after those queued before: its data is swapped with a spare
+ * block's, so that *b comes back holding that block's old buffer (to reuse
+ * or free), and nothing is copied. */
+static void ode_output_put(OdeOutput *o, OdeBlock *b)
+{
+    int k;
+    ode_output_take(o, 1, &k);
+    OdeBlock *spare = &o->blocks[k];
+    OdeBlock old = *spare;
+    *spare = *b;
+    b->data = old.data;
+    b->cap = old.cap;
+    b->bytes = 0;
+    ode_output_queue(o, &k, 1);
 }
 
 /* Tells the writer that no more blocks will come, and waits for it to write

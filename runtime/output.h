@@ -83,7 +83,9 @@ typedef struct OdeFormat {
     const char *name;             /* "CSV", "HDF5" */
     int needs_file;               /* a regular file only (not a pipe or standard output) */
     /* Opens the output: fd is open for writing (CSV), or path names the file
-     * to create (HDF5, whose library opens it itself). */
+     * to create (HDF5, whose library opens it itself).  With path NULL and fd
+     * -1, a state that only prepares blocks (bound, prepare, discard): a rank
+     * of an MPI run that sends its blocks to the rank that writes. */
     int (*open)(void **state, const OdeRunInfo *info, const char *path, int fd, char *error, size_t size);
     /* The most bytes a block of nsys × nrep rows can take (for its buffer). */
     size_t (*bound)(void *state, int nsys, int nrep);

@@ -30,6 +30,7 @@
 #ifndef ODEGEN_GENERATED
 #include "library.c"
 #include "output.c"
+#include "checkpoint.c"
 #endif
 
 #include <ctype.h>
@@ -68,11 +69,23 @@ static int omp_threads(void)
 
 /* ------------------------------------------------------------------ messages */
 
+/* In an MPI run every rank parses the same command line and would print the
+ * same error: only rank 0 prints (mpi_runner.c sets ode_silent on the
+ * others), and a rank's own last error is kept to be sent to rank 0. */
+static int ode_silent;
+static char ode_last_error[600];
+
 static void ode_say(const char *fmt, va_list ap)
 {
-    fprintf(stderr, "%s: error: ", ODE_MODEL_NAME);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    va_list again;
+    va_copy(again, ap);
+    vsnprintf(ode_last_error, sizeof ode_last_error, fmt, ap);
+    if (!ode_silent) {
+        fprintf(stderr, "%s: error: ", ODE_MODEL_NAME);
+        vfprintf(stderr, fmt, again);
+        fputc('\n', stderr);
+    }
+    va_end(again);
 }
 
 /* Prints "NAME: error: …" and returns 2 (usage) or 1 (runtime). */
@@ -346,6 +359,9 @@ typedef struct OdeRunner {
     int nscan;
     int scans_given;                      /* --scan replaces the model's scan lines */
     int estimate_only;                    /* --estimate: say what the run would take, and stop */
+    const char *checkpoint;               /* --checkpoint FILE, or NULL */
+    double checkpoint_every;              /* --checkpoint-every S (seconds) */
+    int resume;                           /* --resume */
     char *command_line;                   /* for the output's description */
 } OdeRunner;
 
@@ -396,6 +412,11 @@ static void ode_help(FILE *f)
                "                          most %ld on the CPU and %ld per GPU)\n"
                "  --estimate              print what the run would take (rows, output size, free\n"
                "                          space, time from a short calibration) and stop\n"
+               "  --checkpoint FILE       keep the finished part of the scan in FILE (and FILE.rows)\n"
+               "                          so that --resume can continue after a crash or a kill\n"
+               "  --checkpoint-every S    seconds between checkpoints (default 60; also on SIGTERM)\n"
+               "  --resume                continue from --checkpoint FILE (from the start if there is\n"
+               "                          none yet); the output is that of an uninterrupted run\n"
                "  --quiet                 no progress line and no summary on standard error\n"
                "  --help                  this text\n\n",
             ODE_BLOCK_SIZE, ODE_BLOCK_SIZE, ODE_CPU_CHUNK, ODE_GPU_CHUNK);
@@ -534,9 +555,10 @@ static void ode_drop_set_scans(OdeRunner *r)
         }
         char v[40];
         const double value = sc->kind == MODEL_KIND_PARAM ? r->param[sc->target] : r->state[sc->target];
-        fprintf(stderr, "%s: note: %s=%s (--set or --set-name) replaces the model's scan of '%s' (%ld values)\n", ODE_MODEL_NAME,
-                model_name(sc->kind, sc->target), ode_short(v, sizeof v, value), model_name(sc->kind, sc->target),
-                sc->n);
+        if (!ode_silent)
+            fprintf(stderr, "%s: note: %s=%s (--set or --set-name) replaces the model's scan of '%s' (%ld values)\n",
+                    ODE_MODEL_NAME, model_name(sc->kind, sc->target), ode_short(v, sizeof v, value),
+                    model_name(sc->kind, sc->target), sc->n);
         free(sc->owned);
     }
     r->nscan = kept;
@@ -565,12 +587,14 @@ static int ode_parse_set_name(OdeRunner *r, const char *name)
 
 static const char *const ode_option_names[] = {"--backend", "--set", "--set-name", "--scan", "--transient", "--recorded",
                                                "--fields", "--output", "--devices", "--block", "--balance",
-                                               "--chunk", "--estimate", "--quiet", "--help"};
+                                               "--chunk", "--estimate", "--quiet", "--help", "--checkpoint",
+                                               "--checkpoint-every", "--resume"};
 
 /* Parses the command line into r: 0, or the exit status (-1: --help shown). */
 static int ode_parse_args(OdeRunner *r, int argc, char **argv)
 {
-    int devices_given = 0;
+    int devices_given = 0, every_given = 0;
+    r->checkpoint_every = 60;
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
         char opt[64];
@@ -588,7 +612,7 @@ static int ode_parse_args(OdeRunner *r, int argc, char **argv)
         int rc = 0;
         long n;
         if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
-            ode_help(stdout);
+            if (!ode_silent) ode_help(stdout);
             return -1;
         } else if (strcmp(arg, "--quiet") == 0 || strcmp(arg, "-q") == 0) {
             if (inline_value) return ode_usage("option '%s' takes no value", arg);
@@ -598,6 +622,10 @@ static int ode_parse_args(OdeRunner *r, int argc, char **argv)
             if (inline_value) return ode_usage("option '%s' takes no value", arg);
             r->estimate_only = 1;
             continue;
+        } else if (strcmp(arg, "--resume") == 0) {
+            if (inline_value) return ode_usage("option '%s' takes no value", arg);
+            r->resume = 1;
+            continue;
         } else if (arg[0] != '-' || strcmp(arg, "-") == 0) {
             return ode_usage("unexpected argument '%s' (see --help)", argv[i]);
         }
@@ -605,7 +633,8 @@ static int ode_parse_args(OdeRunner *r, int argc, char **argv)
                           strcmp(arg, "--set") == 0 || strcmp(arg, "--set-name") == 0 || strcmp(arg, "--scan") == 0 ||
                           strcmp(arg, "--transient") == 0 || strcmp(arg, "--recorded") == 0 ||
                           strcmp(arg, "--fields") == 0 || strcmp(arg, "--devices") == 0 ||
-                          strcmp(arg, "--block") == 0 || strcmp(arg, "--balance") == 0 || strcmp(arg, "--chunk") == 0;
+                          strcmp(arg, "--block") == 0 || strcmp(arg, "--balance") == 0 || strcmp(arg, "--chunk") == 0 ||
+                          strcmp(arg, "--checkpoint") == 0 || strcmp(arg, "--checkpoint-every") == 0;
         if (!known) {
             const char *best = NULL;
             int best_d = 3;
@@ -673,6 +702,13 @@ static int ode_parse_args(OdeRunner *r, int argc, char **argv)
             if (ode_parse_long(v, 1, INT_MAX, &n))
                 return ode_usage("--chunk expects a whole number from 1 to %d, got '%s'", INT_MAX, v);
             r->chunk = n;
+        } else if (strcmp(arg, "--checkpoint") == 0) {
+            if (!*v) return ode_usage("option '%s' needs a file name", arg);
+            r->checkpoint = v;
+        } else if (strcmp(arg, "--checkpoint-every") == 0) {
+            if (ode_parse_real(v, &r->checkpoint_every) || r->checkpoint_every < 0)
+                return ode_usage("--checkpoint-every expects seconds (a number, 0 or more), got '%s'", v);
+            every_given = 1;
         }
         if (rc) return rc;
     }
@@ -680,6 +716,10 @@ static int ode_parse_args(OdeRunner *r, int argc, char **argv)
         return ode_usage("--transient plus --recorded must be at most %d", INT_MAX);
     if (devices_given && r->backend == MODEL_BACKEND_CPU) return ode_usage("--devices goes with the GPU backend, not --backend cpu");
     if (!devices_given) r->ndevices = 0;
+    if (!r->checkpoint && (r->resume || every_given))
+        return ode_usage("%s needs --checkpoint FILE", r->resume ? "--resume" : "--checkpoint-every");
+    if (r->checkpoint && r->output && strcmp(r->checkpoint, r->output) == 0)
+        return ode_usage("--checkpoint and -o name the same file '%s'", r->output);
     ode_drop_set_scans(r);
     return 0;
 }
@@ -731,6 +771,7 @@ static int ode_traj_chunk(OdeTraj *tr, model_solver *s, long long base, int coun
 static int ode_traj_write(OdeTraj *tr, model_solver *s, const OdeRunner *r, long long base, int count);
 static int ode_traj_close(OdeTraj *tr);
 static void ode_traj_free(OdeTraj *tr);
+static int ode_traj_refused(const OdeRunner *r, const char *with);
 
 /* ------------------------------------------------------------------ memory */
 
@@ -805,12 +846,11 @@ static const char *ode_duration(char *buf, size_t size, double s)
     return buf;
 }
 
-/* Systems per chunk, from the memory each takes, the memory there is and the
- * overlap wanted (at least a few chunks, so that one integrates while the
- * last is written; on the GPU none smaller than what the devices run at
- * once); 0 with *exit_status set when not even one system fits. */
-static long long ode_chunk_size(const OdeRunner *r, int backend, int slots, long long total, long long resident,
-                                int *exit_status)
+/* The most systems a chunk may hold, from the memory each takes (slots
+ * solvers of them) and the memory there is: free device memory and host
+ * memory this process may use; 0 with *exit_status set when not even one
+ * system fits. */
+static long long ode_chunk_capacity(const OdeRunner *r, int backend, int slots, int *exit_status)
 {
     const long probe = 1L << 20;
     const int nf = r->nfield;
@@ -831,7 +871,6 @@ static long long ode_chunk_size(const OdeRunner *r, int backend, int slots, long
         return 0;
     }
     double chunk = usable / per_host;
-    double want;
     if (backend == MODEL_BACKEND_GPU) {
         double smallest = -1;
         int at = 0;
@@ -856,22 +895,38 @@ static long long ode_chunk_size(const OdeRunner *r, int backend, int slots, long
         double per_gpu = usable_dev / per_dev;
         if (per_gpu > (double)ODE_GPU_CHUNK) per_gpu = (double)ODE_GPU_CHUNK;
         if (per_gpu * r->ndevices < chunk) chunk = per_gpu * r->ndevices;
-        want = ceil((double)total / 8.0);
-        if (want < (double)resident) want = (double)resident;
-    } else {
-        if (chunk > (double)ODE_CPU_CHUNK) chunk = (double)ODE_CPU_CHUNK;
-        want = ceil((double)total / 8.0);
-        if (want < 4096.0) want = 4096.0;
+    } else if (chunk > (double)ODE_CPU_CHUNK) {
+        chunk = (double)ODE_CPU_CHUNK;
     }
-    if (r->chunk > 0) want = (double)r->chunk;
-    if (want < chunk) chunk = want;
     if (chunk > (double)INT_MAX) chunk = (double)INT_MAX;
-    long long c64 = (long long)chunk;
-    if (c64 < 1) c64 = 1;
-    if (c64 >= total) return total;
-    /* Even chunks: the last is not a sliver. */
-    const long long nchunks = (total + c64 - 1) / c64;
+    return chunk < 1 ? 1 : (long long)chunk;
+}
+
+/* Chunks of at most `most` systems over `total`, all of one size but for a
+ * shorter last one that is not a sliver. */
+static long long ode_chunk_even(long long total, long long most)
+{
+    if (most < 1) most = 1;
+    if (most >= total) return total > 0 ? total : 1;
+    const long long nchunks = (total + most - 1) / most;
     return (total + nchunks - 1) / nchunks;
+}
+
+/* Systems per chunk of a run of `total` systems: as many as memory allows
+ * (ode_chunk_capacity), and at most what gives the overlap wanted (at least
+ * a few chunks, so that one integrates while the last is written; on the GPU
+ * none smaller than what the devices run at once), or --chunk; 0 with
+ * *exit_status set when not even one system fits. */
+static long long ode_chunk_size(const OdeRunner *r, int backend, int slots, long long total, long long resident,
+                                int *exit_status)
+{
+    const long long capacity = ode_chunk_capacity(r, backend, slots, exit_status);
+    if (!capacity) return 0;
+    double want = ceil((double)total / 8.0);
+    const double least = backend == MODEL_BACKEND_GPU ? (double)resident : 4096.0;
+    if (want < least) want = least;
+    if (r->chunk > 0) want = (double)r->chunk;
+    return ode_chunk_even(total, want < (double)capacity ? (long long)want : capacity);
 }
 
 /* ------------------------------------------------------------------ the scan's definition */
@@ -1138,6 +1193,77 @@ static int ode_estimate(model_solver *s, const OdePlan *pl, const OdeRunner *r, 
     return 0;
 }
 
+/* ------------------------------------------------------------------ the run's identity */
+
+/* printf at the end of a growing string (*text, of capacity *cap); a failed
+ * allocation leaves *text NULL. */
+static void ode_append(char **text, size_t *cap, const char *fmt, ...) ODE_PRINTF(3, 4);
+static void ode_append(char **text, size_t *cap, const char *fmt, ...)
+{
+    if (!*text) return;
+    const size_t used = strlen(*text);
+    va_list ap;
+    va_start(ap, fmt);
+    const int n = vsnprintf(*text + used, *cap - used, fmt, ap);
+    va_end(ap);
+    if (n < 0) return;
+    if (used + (size_t)n < *cap) return;
+    *cap = 2 * (used + (size_t)n + 1);
+    char *grown = (char *)realloc(*text, *cap);
+    if (!grown) {
+        free(*text);
+        *text = NULL;
+        return;
+    }
+    *text = grown;
+    va_start(ap, fmt);
+    vsnprintf(*text + used, *cap - used, fmt, ap);
+    va_end(ap);
+}
+
+/* What makes a run's rows what they are, as "key: value" lines: a
+ * checkpoint is resumed only by a run with the same (checkpoint.c).  Values
+ * are written exactly (shortest round-trip text); a long list scan by its
+ * length, ends and a hash of its values.  NULL when out of memory. */
+static char *ode_identity(const OdeRunner *r, const OdeFormat *format, int backend, long long total)
+{
+    char x[40], y[40];
+    size_t cap = 1024;
+    char *t = (char *)calloc(cap, 1);
+    const size_t source_len = strlen(ode_model_source);
+    ode_append(&t, &cap, "model: %s\nsource: %zu bytes, hash %016llx\nodegen: %s\noptions: %s\nvalues:", ODE_MODEL_NAME,
+               source_len, (unsigned long long)ode_fnv1a(ODE_FNV_START, ode_model_source, source_len), ODEGEN_VERSION,
+               ODE_OPTIONS_TEXT);
+    for (int k = 0; k < ODE_NPARAM; k++)
+        ode_append(&t, &cap, "%s %s=%s", k ? "," : "", model_name(MODEL_KIND_PARAM, k), ode_short(x, sizeof x, r->param[k]));
+    for (int k = 0; k < ODE_NSTATE; k++)
+        ode_append(&t, &cap, "%s %s(0)=%s", k || ODE_NPARAM ? "," : "", model_name(MODEL_KIND_STATE, k),
+                   ode_short(x, sizeof x, r->state[k]));
+    ode_append(&t, &cap, "\nscan:%s", r->nscan ? "" : " none");
+    for (int l = 0; l < r->nscan; l++) {
+        const OdeScan *sc = &r->scans[l];
+        const char *name = model_name(sc->kind, sc->target);
+        if (sc->type != ODE_SCAN_LIST) {
+            ode_append(&t, &cap, "%s %s=%s(%s, %s, %ld)", l ? ";" : "", name, sc->type == ODE_SCAN_LOG ? "log" : "lin",
+                       ode_short(x, sizeof x, sc->a), ode_short(y, sizeof y, sc->b), sc->n);
+        } else if (sc->n <= 8) {
+            ode_append(&t, &cap, "%s %s=list(", l ? ";" : "", name);
+            for (long j = 0; j < sc->n; j++) ode_append(&t, &cap, "%s%s", j ? ", " : "", ode_short(x, sizeof x, sc->values[j]));
+            ode_append(&t, &cap, ")");
+        } else {
+            ode_append(&t, &cap, "%s %s=list(%ld values from %s to %s, hash %016llx)", l ? ";" : "", name, sc->n,
+                       ode_short(x, sizeof x, sc->values[0]), ode_short(y, sizeof y, sc->values[sc->n - 1]),
+                       (unsigned long long)ode_fnv1a(ODE_FNV_START, sc->values, sizeof(double) * (size_t)sc->n));
+        }
+    }
+    ode_append(&t, &cap, "\nfields:");
+    for (int f = 0; f < r->nfield; f++) ode_append(&t, &cap, "%s %s", f ? "," : "", model_name(MODEL_KIND_FIELD, r->fields[f]));
+    ode_append(&t, &cap, "%s\nrepeat: transient=%ld, record=%ld\nformat: %s\nbackend: %s\nsystems: %lld\n",
+               r->nfield ? "" : " none", r->transient, r->record, format->name,
+               backend == MODEL_BACKEND_GPU ? "GPU" : "CPU", total);
+    return t;
+}
+
 /* ------------------------------------------------------------------ the run */
 
 /* The chunk loop's solvers: two on a GPU (one integrates while the other's
@@ -1147,43 +1273,90 @@ static int ode_estimate(model_solver *s, const OdePlan *pl, const OdeRunner *r, 
 typedef struct OdeChunks {
     model_solver *solver[2];
     int slots;
-    long long total, size, count;   /* systems, per chunk, chunks */
+    long long begin;                /* the first system to integrate (after a checkpoint's) */
+    long long total, size, count;   /* systems of the scan, per chunk, chunks from begin */
+    OdeTraj *traj;                  /* `save`'s samples (runner_save.c), or NULL */
 } OdeChunks;
 
-/* Chunk k: its systems made where the solver runs, and its launch. */
-static int ode_chunk_start(OdeChunks *c, const OdePlan *pl, const OdeRunner *r, OdeTraj *traj, long long k)
+static long long ode_chunk_first(const OdeChunks *c, long long k) { return c->begin + k * c->size; }
+
+static int ode_chunk_length(const OdeChunks *c, long long k)
 {
-    model_solver *s = c->solver[k % c->slots];
-    const long long first = k * c->size;
-    const int count = (int)(c->total - first < c->size ? c->total - first : c->size);
+    const long long first = ode_chunk_first(c, k);
+    return (int)(c->total - first < c->size ? c->total - first : c->size);
+}
+
+/* Systems [first, first + count) in solver `slot`: made where it runs, and launched. */
+static int ode_chunk_start(OdeChunks *c, int slot, const OdePlan *pl, const OdeRunner *r, long long first, int count)
+{
+    model_solver *s = c->solver[slot];
     int rc = ode_solver_resize(s, count);
     if (rc == MODEL_OK) rc = ode_solver_fill(s, &pl->fill, first, 1);
     if (rc == MODEL_OK) {
-        const int status = ode_traj_chunk(traj, s, first, count);   /* which of them `save` samples */
+        const int status = ode_traj_chunk(c->traj, s, first, count);   /* which of them `save` samples */
         if (status) return status;
         rc = ode_launch(s, (int)r->transient, (int)r->record);
     }
     return rc == MODEL_OK ? 0 : ode_runtime("%s", model_solver_error(s));
 }
 
-static int ode_run(OdeRunner *r)
+/* A finished launch of systems first… as the output takes them. */
+static void ode_chunk_view(model_solver *s, const OdeRunner *r, long long first, OdeChunkView *view)
 {
-    /* The systems. */
-    long long total = 1;
+    view->first = first;
+    view->count = s->n;
+    view->stride = s->n;
+    view->record = (int)r->record;
+    view->nfield = r->nfield;
+    view->values = s->rec;
+    view->status = s->rec_status;
+}
+
+/* One process's run, or one rank's part of an MPI run (mpi_runner.c), in
+ * the order of its phases: ode_job_open, ode_job_checkpoint, the chunk size,
+ * ode_job_solvers, ode_job_estimate, then the output, the loop and the
+ * summary. */
+typedef struct OdeJob {
+    OdeRunner *r;
+    long long total;                 /* systems of the scan */
+    const OdeFormat *format;
+    int backend;
+    double start_up;                 /* CUDA's start-up (s), -1 without */
+    double t_start;
+    OdePlan plan;
+    long long resident;              /* systems the GPUs run at once (0 on the CPU) */
+    OdeChunks chunks;
+    OdeProgress progress;
+    OdeRunInfo info;
+    const char *fields[ODE_ALLOC(ODE_NFIELD)];
+    char device[256];
+    OdeCheckpoint ck;
+    model_stats sum;                 /* of the systems done (a resumed checkpoint's included) */
+    double integration;              /* s */
+} OdeJob;
+
+/* The scan's size and format, the backend and its devices (CUDA's start-up
+ * timed apart), the scan's definition, and on a GPU what it runs at once. */
+static int ode_job_open(OdeJob *job, OdeRunner *r)
+{
+    memset(job, 0, sizeof *job);
+    job->r = r;
+    job->start_up = -1;
+    job->ck.rows_fd = job->ck.pipe_read = -1;
+    job->total = 1;
     for (int l = 0; l < r->nscan; l++) {
-        if (total > LLONG_MAX / r->scans[l].n) return ode_usage("the scan has more than %lld systems", LLONG_MAX);
-        total *= r->scans[l].n;
+        if (job->total > LLONG_MAX / r->scans[l].n) return ode_usage("the scan has more than %lld systems", LLONG_MAX);
+        job->total *= r->scans[l].n;
     }
-    const OdeFormat *format = NULL;
-    int status = ode_format_of(r->output, &format);
+    job->chunks.total = job->total;
+    int status = ode_format_of(r->output, &job->format);
     if (status) return status;
 
-    /* The backend and its devices; CUDA's start-up, timed apart. */
     const double t_begin = ode_clock();
     int backend = r->backend;
     const int gpus = model_gpu_count();
     if (backend == MODEL_BACKEND_AUTO) backend = gpus > 0 || r->ndevices > 0 ? MODEL_BACKEND_GPU : MODEL_BACKEND_CPU;
-    double start_up = -1;
+    job->backend = backend;
     if (backend == MODEL_BACKEND_GPU) {
         if (gpus == 0)
             return ode_runtime("%s: no GPU (%s)", r->ndevices > 0 ? "--devices" : "--backend gpu", model_gpu_error());
@@ -1198,193 +1371,258 @@ static int ode_run(OdeRunner *r)
         char why[256];
         if (ode_gpu_start_up(r->devices, r->ndevices, why, sizeof why) != MODEL_OK) return ode_runtime("%s", why);
 #endif
-        start_up = ode_clock() - t_begin;
+        job->start_up = ode_clock() - t_begin;
     }
-    const double t_start = ode_clock();
-
-    OdePlan plan;
-    status = ode_plan_make(&plan, r);
-
-    /* The chunks, and the solver of the first (which also measures the GPU). */
-    OdeChunks chunks;
-    memset(&chunks, 0, sizeof chunks);
-    chunks.total = total;
-    chunks.slots = 1;
-    model_solver *probe = NULL;
-    long long resident = 0;
+    job->t_start = ode_clock();
+    status = ode_plan_make(&job->plan, r);
     if (!status && backend == MODEL_BACKEND_GPU) {
+        model_solver *probe = NULL;
         if (model_solver_create(&probe, 1, backend, r->devices, r->ndevices) != MODEL_OK)
             status = ode_runtime("%s", model_solver_error(probe));
 #ifdef __CUDACC__
         if (!status && r->block) model_solver_set_block(probe, r->block);
-        if (!status) resident = ode_gpu_resident(probe);
+        if (!status) job->resident = ode_gpu_resident(probe);
 #endif
         model_solver_free(probe);
-    }
-    if (!status) {
-        chunks.size = ode_chunk_size(r, backend, backend == MODEL_BACKEND_GPU ? 2 : 1, total, resident, &status);
-        chunks.count = chunks.size ? (total + chunks.size - 1) / chunks.size : 0;
-        chunks.slots = backend == MODEL_BACKEND_GPU && chunks.count > 1 ? 2 : 1;
-    }
-    OdeProgress progress;
-    memset(&progress, 0, sizeof progress);
-    progress.on = !r->quiet && isatty(STDERR_FILENO);
-    progress.total = total;
-    for (int j = 0; j < chunks.slots && !status; j++) {
-        model_solver *s = NULL;
-        const int rc = model_solver_create(&s, (int)chunks.size, backend, r->ndevices ? r->devices : NULL, r->ndevices);
-        chunks.solver[j] = s;
-        if (rc != MODEL_OK) {
-            status = ode_runtime("%s", model_solver_error(s));
-            break;
-        }
-        model_solver_set_fields(s, r->fields, r->nfield);
-        if (r->block) model_solver_set_block(s, r->block);
-        model_solver_set_balance(s, r->balance);
-        if (ode_solver_set_plan(s, &plan.fill) != MODEL_OK) status = ode_runtime("%s", model_solver_error(s));
-    }
-
-    /* What the output says about the run. */
-    OdeRunInfo info;
-    memset(&info, 0, sizeof info);
-    const char *fields[ODE_ALLOC(ODE_NFIELD)];
-    for (int f = 0; f < r->nfield; f++) fields[f] = model_name(MODEL_KIND_FIELD, r->fields[f]);
-    info.model = ODE_MODEL_NAME;
-    info.source = ode_model_source;
-    info.source_path = ODE_SOURCE_PATH;
-    info.options = ODE_OPTIONS_TEXT;
-    info.command_line = r->command_line ? r->command_line : ODE_MODEL_NAME;
-    info.version = ODEGEN_VERSION;
-    char device[256] = "";
-    if (chunks.solver[0]) snprintf(device, sizeof device, "%s", model_solver_describe(chunks.solver[0]));
-    info.device = device;
-    info.precision = ODE_FLOAT ? "float" : "double";
-    info.systems = total;
-    info.transient = (int)r->transient;
-    info.record = (int)r->record;
-    info.nfield = r->nfield;
-    info.fields = fields;
-    info.real_size = (int)sizeof(ode_real);
-    info.nstatus = ODE_NSTATUS;
-    info.status_names = ode_status_names;
-    info.naxis = r->nscan;
-    info.axes = plan.infos;
-    info.axis_values = ode_plan_axis_values;
-    info.context = &plan;
-
-    OdeEstimate estimate;
-    if (!status) {
-        const long long sample = backend == MODEL_BACKEND_GPU ? (resident > 0 ? resident : 4096) : 16L * omp_threads();
-        status = ode_estimate(chunks.solver[0], &plan, r, format, &info, total,
-                              sample < chunks.size ? sample : chunks.size, progress.on || r->estimate_only, &estimate);
-    }
-    if (!status && r->estimate_only) status = -1;
-    for (int j = 0; j < chunks.slots && !status && progress.on; j++)
-        model_solver_set_progress(chunks.solver[j], ode_progress, &progress);
-
-    /* From here on SIGINT and SIGTERM end the run, leaving no unfinished
-     * output (unless they were ignored when the program started, as for a
-     * background job of a shell without job control). */
-    struct sigaction sa, old_int, old_term;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = ode_on_signal;
-    sa.sa_flags = SA_RESTART;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, NULL, &old_int);
-    sigaction(SIGTERM, NULL, &old_term);
-    if (old_int.sa_handler != SIG_IGN) sigaction(SIGINT, &sa, NULL);
-    if (old_term.sa_handler != SIG_IGN) sigaction(SIGTERM, &sa, NULL);
-
-    OdeOutput out;
-    memset(&out, 0, sizeof out);
-    if (!status && ode_output_open(&out, r->output, format, &info)) status = ode_runtime("%s", out.error);
-    OdeTraj *traj = NULL;
-    if (!status) status = ode_traj_open(&traj, r, total);
-
-    /* The chunk loop: chunk k integrates (on the GPU: k and k+1 at once)
-     * while chunk k-1's rows are prepared and written; then chunk k's rows
-     * go to the output, in order, and the solver takes chunk k + slots. */
-    model_stats sum;
-    memset(&sum, 0, sizeof sum);
-    double integration = 0;
-    progress.start = ode_clock();
-    const double t_first = ode_clock();
-    for (long long k = 0; k < chunks.slots && k < chunks.count && !status; k++)
-        status = ode_chunk_start(&chunks, &plan, r, traj, k);
-    for (long long k = 0; k < chunks.count && !status; k++) {
-        model_solver *s = chunks.solver[k % chunks.slots];
-        if (ode_finish(s) != MODEL_OK) {
-            status = ode_runtime("%s", model_solver_error(s));
-            break;
-        }
-        integration = backend == MODEL_BACKEND_GPU ? ode_clock() - t_first : integration + s->kernel_seconds;
-        model_stats st;
-        if (model_solver_stats(s, &st) != MODEL_OK) {
-            status = ode_runtime("%s", model_solver_error(s));
-            break;
-        }
-        sum.steps += st.steps;
-        sum.evals += st.evals;
-        for (int j = 0; j < MODEL_NSTATUS; j++) sum.count[j] += st.count[j];
-        progress.finished += s->n;
-
-        OdeChunkView view;
-        view.first = k * chunks.size;
-        view.count = s->n;
-        view.stride = s->n;
-        view.record = (int)r->record;
-        view.nfield = r->nfield;
-        view.values = s->rec;
-        view.status = s->rec_status;
-        if (ode_output_chunk(&out, &view)) status = ode_runtime("%s", out.error);
-        if (!status) status = ode_traj_write(traj, s, r, view.first, s->n);
-        if (!status && k + chunks.slots < chunks.count) status = ode_chunk_start(&chunks, &plan, r, traj, k + chunks.slots);
-    }
-    if (progress.shown) fputs("\r\033[K", stderr);
-    if (!status && ode_output_close(&out)) status = ode_runtime("%s", out.error);
-    if (!status) status = ode_traj_close(traj);
-    ode_traj_free(traj);
-    const double output_seconds = out.prepare_seconds + out.write_seconds;
-    ode_output_free(&out);
-    for (int j = 0; j < 2; j++) model_solver_free(chunks.solver[j]);
-    ode_plan_free(&plan);
-    sigaction(SIGINT, &old_int, NULL);
-    sigaction(SIGTERM, &old_term, NULL);
-
-    if (!status && !r->quiet) {
-        char startup[64] = "";
-        if (start_up >= 0) snprintf(startup, sizeof startup, "CUDA start-up %.3g s apart; ", start_up);
-        fprintf(stderr, "%s: %lld system%s, %llu steps, %.3g s (%sintegration %.3g s, output %.3g s), %s;", ODE_MODEL_NAME,
-                total, total == 1 ? "" : "s", sum.steps, ode_clock() - t_start, startup, integration, output_seconds,
-                info.device);
-        int first = 1;
-        for (int k = 0; k < MODEL_NSTATUS; k++) {
-            if (sum.count[k] == 0) continue;
-            fprintf(stderr, "%s %s %ld", first ? "" : ",", model_status_name(k), sum.count[k]);
-            first = 0;
-        }
-        fputc('\n', stderr);
     }
     return status;
 }
 
-int model_main(int argc, char **argv)
+/* --checkpoint: reads the one to resume (its systems are not integrated
+ * again: chunks.begin), or makes sure none is replaced. */
+static int ode_job_checkpoint(OdeJob *job)
 {
-    OdeRunner r;
-    memset(&r, 0, sizeof r);
-    r.backend = MODEL_BACKEND_AUTO;
-    r.transient = ODE_DEFAULT_TRANSIENT;
-    r.record = ODE_DEFAULT_RECORD;
-    r.nfield = model_default_fields(r.fields);
-    for (int k = 0; k < ODE_NPARAM; k++) r.param[k] = ode_param_default[k];
-    for (int k = 0; k < ODE_NSTATE; k++) r.state[k] = ode_state_default[k];
+    const OdeRunner *r = job->r;
+    if (r->checkpoint && ode_traj_refused(r, "--checkpoint")) return ODE_EXIT_USAGE;
+    char *identity = r->checkpoint ? ode_identity(r, job->format, job->backend, job->total) : NULL;
+    const int status = ode_ck_open(&job->ck, r->checkpoint, r->checkpoint_every, r->resume, identity, job->total,
+                                   (int)r->record, r->quiet || ode_silent, ode_runtime);
+    if (!status) {
+        job->chunks.begin = job->ck.resumed;
+        job->sum = job->ck.resumed_stats;
+    }
+    return status;
+}
+
+/* The chunk loop's solvers (chunks.size and count set), and what the output says about the run. */
+static int ode_job_solvers(OdeJob *job)
+{
+    OdeRunner *r = job->r;
+    OdeChunks *c = &job->chunks;
+    c->slots = job->backend == MODEL_BACKEND_GPU && c->count > 1 ? 2 : 1;
+    for (int j = 0; j < c->slots; j++) {
+        model_solver *s = NULL;
+        const int rc = model_solver_create(&s, (int)c->size, job->backend, r->ndevices ? r->devices : NULL, r->ndevices);
+        c->solver[j] = s;
+        if (rc != MODEL_OK) return ode_runtime("%s", model_solver_error(s));
+        model_solver_set_fields(s, r->fields, r->nfield);
+        if (r->block) model_solver_set_block(s, r->block);
+        model_solver_set_balance(s, r->balance);
+        if (ode_solver_set_plan(s, &job->plan.fill) != MODEL_OK) return ode_runtime("%s", model_solver_error(s));
+    }
+    OdeRunInfo *info = &job->info;
+    for (int f = 0; f < r->nfield; f++) job->fields[f] = model_name(MODEL_KIND_FIELD, r->fields[f]);
+    info->model = ODE_MODEL_NAME;
+    info->source = ode_model_source;
+    info->source_path = ODE_SOURCE_PATH;
+    info->options = ODE_OPTIONS_TEXT;
+    info->command_line = r->command_line ? r->command_line : ODE_MODEL_NAME;
+    info->version = ODEGEN_VERSION;
+    snprintf(job->device, sizeof job->device, "%s", model_solver_describe(c->solver[0]));
+    info->device = job->device;
+    info->precision = ODE_FLOAT ? "float" : "double";
+    info->systems = job->total;
+    info->transient = (int)r->transient;
+    info->record = (int)r->record;
+    info->nfield = r->nfield;
+    info->fields = job->fields;
+    info->real_size = (int)sizeof(ode_real);
+    info->nstatus = ODE_NSTATUS;
+    info->status_names = ode_status_names;
+    info->naxis = r->nscan;
+    info->axes = job->plan.infos;
+    info->axis_values = ode_plan_axis_values;
+    info->context = &job->plan;
+    job->progress.total = job->total - c->begin;
+    return 0;
+}
+
+/* The estimate before the run (ode_estimate); -1 after --estimate. */
+static int ode_job_estimate(OdeJob *job, int show)
+{
+    OdeEstimate estimate;
+    const OdeChunks *c = &job->chunks;
+    const long long sample = job->backend == MODEL_BACKEND_GPU ? (job->resident > 0 ? job->resident : 4096) : 16L * omp_threads();
+    const int status = ode_estimate(c->solver[0], &job->plan, job->r, job->format, &job->info, job->total,
+                                    sample < c->size ? sample : c->size, show, &estimate);
+    return status ? status : job->r->estimate_only ? -1 : 0;
+}
+
+/* SIGINT and SIGTERM end the run from here on, leaving no unfinished output
+ * (unless they were ignored when the program started, as for a background
+ * job of a shell without job control); with a checkpoint, after committing
+ * it (ode_ck_on_signal). */
+static void ode_job_signals(void (*handler)(int), struct sigaction *old_int, struct sigaction *old_term)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = handler;
+    sa.sa_flags = SA_RESTART;
+    sigemptyset(&sa.sa_mask);
+    if (old_int) sigaction(SIGINT, NULL, old_int);
+    if (old_term) sigaction(SIGTERM, NULL, old_term);
+    struct sigaction now;
+    sigaction(SIGINT, NULL, &now);
+    if (now.sa_handler != SIG_IGN) sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, NULL, &now);
+    if (now.sa_handler != SIG_IGN) sigaction(SIGTERM, &sa, NULL);
+}
+
+/* The output opened, and with a checkpoint its files and thread started,
+ * its handler of signals in place. */
+static int ode_job_output(OdeJob *job, OdeOutput *out)
+{
+    if (ode_output_open(out, job->r->output, job->format, &job->info)) return ode_runtime("%s", out->error);
+    if (!job->ck.on) return 0;
+    ode_ck_partial(&job->ck, out->tmp);
+    const int status = ode_ck_start(&job->ck, ode_runtime);
+    if (status) return status;
+    out->written = ode_ck_written;
+    out->written_context = &job->ck;
+    ode_job_signals(ode_ck_on_signal, NULL, NULL);
+    return 0;
+}
+
+/* The resumed checkpoint's rows, queued for the writer before any other. */
+static int ode_job_replay(OdeJob *job, OdeOutput *out)
+{
+    OdeBlock b;
+    memset(&b, 0, sizeof b);
+    char error[600];
+    int got;
+    while ((got = ode_ck_replay(&job->ck, &b, error, sizeof error)) == 1) ode_output_put(out, &b);
+    free(b.data);
+    return got < 0 ? ode_runtime("%s", error) : 0;
+}
+
+/* The chunk loop: chunk k integrates (on the GPU: k and k+1 at once) while
+ * chunk k-1's rows are prepared and written; then chunk k's rows go to the
+ * output, in order, and the solver takes chunk k + slots. */
+static int ode_job_loop(OdeJob *job, OdeOutput *out)
+{
+    OdeChunks *c = &job->chunks;
+    const OdeRunner *r = job->r;
     int status = 0;
+    job->progress.start = ode_clock();
+    const double t_first = ode_clock();
+    for (long long k = 0; k < c->slots && k < c->count && !status; k++)
+        status = ode_chunk_start(c, (int)k, &job->plan, r, ode_chunk_first(c, k), ode_chunk_length(c, k));
+    if (!status) status = ode_job_replay(job, out);
+    for (long long k = 0; k < c->count && !status; k++) {
+        model_solver *s = c->solver[k % c->slots];
+        model_stats st;
+        if (ode_finish(s) != MODEL_OK || model_solver_stats(s, &st) != MODEL_OK)
+            return ode_runtime("%s", model_solver_error(s));
+        job->integration = job->backend == MODEL_BACKEND_GPU ? ode_clock() - t_first : job->integration + s->kernel_seconds;
+        ode_ck_stats_add(&job->sum, &st);
+        job->progress.finished += s->n;
+        ode_ck_chunk(&job->ck, ode_chunk_first(c, k), s->n, &st);
+        OdeChunkView view;
+        ode_chunk_view(s, r, ode_chunk_first(c, k), &view);
+        if (ode_output_chunk(out, &view)) return ode_runtime("%s", out->error);
+        status = ode_traj_write(c->traj, s, r, ode_chunk_first(c, k), s->n);
+        if (!status && k + c->slots < c->count)
+            status = ode_chunk_start(c, (int)(k % c->slots), &job->plan, r, ode_chunk_first(c, k + c->slots),
+                                     ode_chunk_length(c, k + c->slots));
+    }
+    return status;
+}
+
+/* The one-line summary: systems, steps, time, device, statuses. */
+static void ode_job_summary(const OdeJob *job, double output_seconds, const char *device)
+{
+    char startup[64] = "";
+    if (job->start_up >= 0) snprintf(startup, sizeof startup, "CUDA start-up %.3g s apart; ", job->start_up);
+    fprintf(stderr, "%s: %lld system%s, %llu steps, %.3g s (%sintegration %.3g s, output %.3g s), %s;", ODE_MODEL_NAME,
+            job->total, job->total == 1 ? "" : "s", job->sum.steps, ode_clock() - job->t_start, startup, job->integration,
+            output_seconds, device);
+    int first = 1;
+    for (int k = 0; k < MODEL_NSTATUS; k++) {
+        if (job->sum.count[k] == 0) continue;
+        fprintf(stderr, "%s %s %ld", first ? "" : ",", model_status_name(k), job->sum.count[k]);
+        first = 0;
+    }
+    fputc('\n', stderr);
+}
+
+static void ode_job_free(OdeJob *job)
+{
+    for (int j = 0; j < 2; j++) model_solver_free(job->chunks.solver[j]);
+    job->chunks.solver[0] = job->chunks.solver[1] = NULL;
+    ode_plan_free(&job->plan);
+    ode_ck_free(&job->ck);
+}
+
+static int ode_run(OdeRunner *r)
+{
+    OdeJob job;
+    int status = ode_job_open(&job, r);
+    if (!status) status = ode_job_checkpoint(&job);
+    OdeChunks *c = &job.chunks;
+    if (!status) {
+        const long long left = job.total - c->begin;
+        c->size = ode_chunk_size(r, job.backend, job.backend == MODEL_BACKEND_GPU ? 2 : 1, left > 0 ? left : 1,
+                                 job.resident, &status);
+        c->count = c->size && left > 0 ? (left + c->size - 1) / c->size : 0;
+    }
+    if (!status) status = ode_job_solvers(&job);
+    job.progress.on = !r->quiet && isatty(STDERR_FILENO);
+    if (!status) status = ode_job_estimate(&job, job.progress.on || r->estimate_only);
+    for (int j = 0; j < c->slots && !status && job.progress.on; j++)
+        model_solver_set_progress(c->solver[j], ode_progress, &job.progress);
+
+    struct sigaction old_int, old_term;
+    ode_job_signals(ode_on_signal, &old_int, &old_term);
+    OdeOutput out;
+    memset(&out, 0, sizeof out);
+    if (!status) status = ode_job_output(&job, &out);
+    if (!status) status = ode_traj_open(&c->traj, r, job.total);
+    if (!status) status = ode_job_loop(&job, &out);
+    if (job.progress.shown) fputs("\r\033[K", stderr);
+    if (!status && ode_output_close(&out)) status = ode_runtime("%s", out.error);
+    if (!status) status = ode_traj_close(c->traj);
+    ode_traj_free(c->traj);
+    c->traj = NULL;
+    const double output_seconds = out.prepare_seconds + out.write_seconds;
+    ode_output_free(&out);
+    if (status >= 0) {
+        const int ck_status = ode_ck_finish(&job.ck, status == 0, ode_runtime);
+        if (!status) status = ck_status;
+    }
+    sigaction(SIGINT, &old_int, NULL);
+    sigaction(SIGTERM, &old_term, NULL);
+    if (!status && !r->quiet) ode_job_summary(&job, output_seconds, job.info.device);
+    ode_job_free(&job);
+    return status;
+}
+
+/* The runner's options from the model's defaults and the command line: 0,
+ * or the exit status (-1: --help was shown). */
+static int ode_runner_parse(OdeRunner *r, int argc, char **argv)
+{
+    memset(r, 0, sizeof *r);
+    r->backend = MODEL_BACKEND_AUTO;
+    r->transient = ODE_DEFAULT_TRANSIENT;
+    r->record = ODE_DEFAULT_RECORD;
+    r->nfield = model_default_fields(r->fields);
+    for (int k = 0; k < ODE_NPARAM; k++) r->param[k] = ode_param_default[k];
+    for (int k = 0; k < ODE_NSTATE; k++) r->state[k] = ode_state_default[k];
     if (ODE_NSCAN > 0) {
-        r.scans = (OdeScan *)calloc(ODE_ALLOC(ODE_NSCAN), sizeof(OdeScan));
-        if (!r.scans) status = ode_runtime("out of memory");
-        for (int l = 0; l < ODE_NSCAN && !status; l++) {
+        r->scans = (OdeScan *)calloc(ODE_ALLOC(ODE_NSCAN), sizeof(OdeScan));
+        if (!r->scans) return ode_runtime("out of memory");
+        for (int l = 0; l < ODE_NSCAN; l++) {
             const OdeScanSpec *sp = &ode_default_scans[l];
-            OdeScan *sc = &r.scans[r.nscan++];
+            OdeScan *sc = &r->scans[r->nscan++];
             sc->kind = sp->target_kind == ODE_TARGET_STATE ? MODEL_KIND_STATE : MODEL_KIND_PARAM;
             sc->target = sp->target;
             sc->type = sp->kind;
@@ -1394,12 +1632,32 @@ int model_main(int argc, char **argv)
             sc->values = sp->values;
         }
     }
-    if (!status) status = ode_parse_args(&r, argc, argv);
-    if (status == 0 && !(r.command_line = ode_command_line(argc, argv))) status = ode_runtime("out of memory");
-    if (status == 0) status = ode_run(&r);
-    if (status < 0) status = 0;   /* --help */
-    for (int l = 0; l < r.nscan; l++) free(r.scans[l].owned);
-    free(r.scans);
-    free(r.command_line);
+    int status = ode_parse_args(r, argc, argv);
+    if (status == 0 && !(r->command_line = ode_command_line(argc, argv))) status = ode_runtime("out of memory");
     return status;
+}
+
+static void ode_runner_free(OdeRunner *r)
+{
+    for (int l = 0; l < r->nscan; l++) free(r->scans[l].owned);
+    free(r->scans);
+    free(r->command_line);
+}
+
+#ifdef ODE_MPI
+static int ode_mpi_model_main(int argc, char **argv);   /* mpi_runner.c */
+#endif
+
+int model_main(int argc, char **argv)
+{
+#ifdef ODE_MPI
+    return ode_mpi_model_main(argc, argv);
+#else
+    OdeRunner r;
+    int status = ode_runner_parse(&r, argc, argv);
+    if (status == 0) status = ode_run(&r);
+    if (status < 0) status = 0;   /* --help, --estimate */
+    ode_runner_free(&r);
+    return status;
+#endif
 }

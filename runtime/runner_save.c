@@ -191,6 +191,17 @@ static int ode_traj_open(OdeTraj **trp, const OdeRunner *r, long long total)
     return 0;
 }
 
+/* `save` with --checkpoint or MPI: refused (1, said) rather than samples
+ * silently missing — a resumed run's earlier systems, or the ranks' samples,
+ * would not reach FILE.traj.csv. */
+static int ode_traj_refused(const OdeRunner *r, const char *with)
+{
+    if (model_save_every() <= 0 || r->record == 0) return 0;
+    ode_usage("the model's save line cannot be used with %s: its samples are not kept in checkpoints nor sent "
+              "between MPI ranks (run the trajectories you want to see without it)", with);
+    return 1;
+}
+
 /* The chunk's systems base … base+count-1 to sample (the save line's list,
  * or all) on solver s. */
 static int ode_traj_chunk(OdeTraj *tr, model_solver *s, long long base, int count)

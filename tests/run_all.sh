@@ -21,6 +21,7 @@ suite() {
 [ -x tests/errors/run.sh ]  && suite "error messages"      bash tests/errors/run.sh
 [ -x tests/runtime/run.sh ] && suite "runtime library and runner" bash tests/runtime/run.sh
 [ -x tests/faults/run.sh ]  && suite "runners whose systems all fail" bash tests/faults/run.sh
+[ -x tests/mpi/run.sh ]     && suite "checkpoints and the MPI runner" bash tests/mpi/run.sh
 suite "numerics (CPU path, ASan/UBSan)" $PY tests/numerics/test_numerics.py
 suite "integration methods, events, save" $PY tests/numerics/test_methods.py
 [ -f tests/python/test_python.py ] && suite "Python package and examples" $PY tests/python/test_python.py

@@ -28,16 +28,7 @@ passed=0
 fail() { echo "FAIL: $*"; failed=$((failed + 1)); }
 ok() { passed=$((passed + 1)); echo "ok: $*"; }
 
-# HDF5: the system's (pkg-config), else a bundle in .hdf5/ (tools/hdf5_bundle.sh).
-H5VARS=()
-have_h5=0
-if pkg-config --exists hdf5-serial 2>/dev/null || pkg-config --exists hdf5 2>/dev/null; then
-    have_h5=1
-elif [ -f .hdf5/include/hdf5.h ]; then
-    D=$PWD/.hdf5
-    H5VARS=(HDF5_CFLAGS=-I$D/include "HDF5_LIBS=$D/lib/libhdf5_hl.a $D/lib/libhdf5.a $D/lib/libsz.a $D/lib/libaec.a $D/lib/libz.a -ldl")
-    have_h5=1
-fi
+. tools/hdf5_vars.sh   # H5VARS, have_h5: the system's HDF5 (pkg-config), else the bundle in .hdf5/ (tools/hdf5_bundle.sh)
 $PY -c 'import h5py' 2>/dev/null || { [ $have_h5 = 1 ] && echo "(no h5py for $PY: the HDF5 files are written but not read back)"; }
 
 build() {   # build MODEL: generates and builds build/… into $T/MODEL with nvcc

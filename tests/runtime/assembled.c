@@ -4,8 +4,9 @@
  *   NAME.h  = model constants + runtime/api.h
  *   NAME.cu = NAME.h, model section, solver.h, driver.h, scan_fill.c,
  *             library.c, save.c, shortest_tables.h, shortest.c, output.h,
- *             output_csv.c, output.c, runner.c,
- *             runner_save.c
+ *             output_csv.c, output.c, checkpoint.c, runner.c, runner_save.c,
+ *             and with -DODE_MPI (make MPI=1) mpi_chunks.c, mpi_runner.c,
+ *             mpi_scan.c
  *   NAME_main.c = output.h, output_h5.c (with -DODE_HDF5), main (runner_main.c)
  * Built with gcc as C (CPU only) and with nvcc as CUDA C++ (run.sh). */
 #define ODEGEN_GENERATED 1
@@ -25,5 +26,9 @@
 #include "output_csv.c"
 #include "output.c"
 #include "save.c"
+#include "checkpoint.c"
 #include "runner.c"
 #include "runner_save.c"
+#include "mpi_chunks.c"
+#include "mpi_runner.c"
+#include "mpi_scan.c"

@@ -1,0 +1,129 @@
+#!/usr/bin/env bash
+# tests/gpu/mpi.sh — the MPI runner on GPUs (issue 14), part of `make
+# test-gpu`.  The Duffing scan (models/duffing.ode), built with nvcc twice:
+# the one-process runner, and with MPI=1 (the system's OpenMPI, else the
+# bundle in .mpi/ that tools/mpi_bundle.sh makes; HDF5 likewise from .hdf5/):
+#   1. 1 rank x 1 GPU, 1 rank x 2 GPUs, 2 ranks x 1 GPU each: the CSV of the
+#      one-process runner byte for byte, and its HDF5 datasets bit for bit;
+#      each rank on a GPU of its own (the summary names both); the times,
+#      and 2 ranks x 1 GPU faster than 1 x 1 (the work is split);
+#   2. a checkpointed 2-rank run killed (every process, SIGKILL) and resumed:
+#      the same bytes;
+#   3. a 2-rank run whose rank 1 is killed: no output, a message naming it.
+# With one GPU only 1 x 1 and 2 ranks sharing it are compared.  Prints one
+# line per check and the times; exit status 0 when all passed.  Without MPI
+# it fails, or with ODEGEN_MPI_OPTIONAL=1 (make test-gpu) says it skipped.
+set -u
+cd "$(dirname "$0")/../.." || exit 1
+PY=${PY:-python3}
+ARCH=${ARCH:-sm_90}
+[ -x build/odegen ] || make build/odegen || exit 1
+command -v mpicc >/dev/null || { [ -f .mpi/env.sh ] && . .mpi/env.sh; }
+if ! command -v mpicc >/dev/null || ! command -v mpirun >/dev/null; then
+    why="no MPI: install OpenMPI, or make the bundle (tools/mpi_bundle.sh, on a Debian machine) and carry .mpi"
+    [ "${ODEGEN_MPI_OPTIONAL:-0}" = 1 ] && { echo "SKIPPED: $why"; exit 0; }
+    echo "FAIL: $why"
+    exit 1
+fi
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+unset OMP_NUM_THREADS
+# --bind-to none: each rank gets the node's cores divided among the ranks (mpirun
+# would bind each of 2 ranks to one core).
+MPIRUN=(mpirun --bind-to none)
+T=$(mktemp -d "${TMPDIR:-/tmp}/odegen-gpu-mpi.XXXXXX") || exit 1
+trap 'rm -rf "$T"' EXIT
+failed=0
+passed=0
+fail() { echo "FAIL: $*"; failed=$((failed + 1)); }
+ok() { passed=$((passed + 1)); echo "ok: $*"; }
+
+. tools/hdf5_vars.sh   # H5VARS, have_h5: the system's HDF5, else the bundle in .hdf5/
+$PY -c 'import h5py' 2>/dev/null || have_h5=0
+
+echo "MPI: $(command -v mpirun) ($(mpirun --version 2>/dev/null | head -1)); $(mpicc -showme:link)"
+build/odegen models/duffing.ode -o "$T/one" -q && build/odegen models/duffing.ode -o "$T/mpi" -q || exit 1
+make -C "$T/one" ARCH="$ARCH" "${H5VARS[@]}" >"$T/one.log" 2>&1 & one=$!
+make -C "$T/mpi" ARCH="$ARCH" MPI=1 "${H5VARS[@]}" >"$T/mpi.log" 2>&1 || { fail "building the MPI runner: $(tail -5 "$T/mpi.log")"; exit 1; }
+wait $one || { fail "building the one-process runner: $(tail -5 "$T/one.log")"; exit 1; }
+ONE=$T/one/duffing
+MPI=$T/mpi/duffing
+gpus=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')
+[ "$gpus" -ge 1 ] || { echo "FAIL: no GPU"; exit 1; }
+
+# timed WHAT OUT CMD…: runs it, the wall time into $secs and the runner's summary into $summary.
+timed() {
+    local what=$1 out=$2
+    shift 2
+    local t0
+    t0=$(date +%s.%N)
+    "$@" -o "$out" 2>"$T/err"
+    local rc=$?
+    secs=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.2f", b - a }')
+    summary=$(grep '^duffing: [0-9]* systems' "$T/err")
+    [ $rc = 0 ] || fail "$what: status $rc, $(cat "$T/err")"
+    printf '   %-22s %6s s   %s\n' "$what" "$secs" "$summary"
+}
+
+S=(--scan 'k=lin(0.2,0.3,1048576)' --transient 1024 --recorded 4 --backend gpu)
+echo "== Duffing, 2^20 systems x (1024 + 4) periods: times (process wall, CUDA start-up included)"
+timed "one process, GPU 0" "$T/ref.csv" "$ONE" "${S[@]}" --devices 0
+timed "1 rank x 1 GPU" "$T/r11.csv" "${MPIRUN[@]}" -n 1 "$MPI" "${S[@]}" --devices 0
+t11=$secs
+configs="r11"
+if [ "$gpus" -ge 2 ]; then
+    timed "1 rank x 2 GPUs" "$T/r12.csv" "${MPIRUN[@]}" -n 1 "$MPI" "${S[@]}" --devices 0,1
+    echo "$summary" | grep -q 'GPUs 0,1' && ok "1 rank runs on both GPUs" || fail "1 rank x 2 GPUs: $summary"
+    timed "2 ranks x 1 GPU" "$T/r21.csv" "${MPIRUN[@]}" -n 2 "$MPI" "${S[@]}" --devices 0,1
+    t21=$secs
+    echo "$summary" | grep -q '2 ranks on 1 node: GPU 0: .*; GPU 1: ' && ok "2 ranks, one GPU each" ||
+        fail "2 ranks x 1 GPU: each rank should have a GPU of its own: $summary"
+    configs="r11 r12 r21"
+else
+    timed "2 ranks x GPU 0" "$T/r21.csv" "${MPIRUN[@]}" -n 2 "$MPI" "${S[@]}"
+    t21=
+    configs="r11 r21"
+fi
+for c in $configs; do
+    cmp -s "$T/$c.csv" "$T/ref.csv" && ok "$c: the one-process CSV, byte for byte" || fail "$c: the CSV differs from one process's"
+done
+if [ -n "$t21" ]; then
+    awk -v a="$t11" -v b="$t21" 'BEGIN { printf "   2 ranks x 1 GPU against 1 x 1: %.2fx (efficiency %.0f%%)\n", a / b, 50 * a / b; exit !(a / b > 1.3) }' &&
+        ok "2 ranks x 1 GPU faster than 1 x 1" || fail "2 ranks x 1 GPU ($t21 s) not faster than 1 x 1 ($t11 s)"
+fi
+
+if [ $have_h5 = 1 ]; then
+    "$ONE" --quiet "${S[@]}" --devices 0 -o "$T/ref.h5" && "${MPIRUN[@]}" -n 2 "$MPI" --quiet "${S[@]}" -o "$T/r21.h5" &&
+        $PY tests/mpi/same_h5.py "$T/r21.h5" "$T/ref.h5" >"$T/same" && ok "2 ranks, HDF5: $(cat "$T/same")" ||
+        fail "2 ranks, HDF5: $(cat "$T/same" 2>/dev/null)"
+fi
+
+echo "== a checkpointed 2-rank run, killed and resumed"
+C=(--scan 'k=lin(0.2,0.3,524288)' --transient 4096 --recorded 4 --backend gpu --chunk 16384)
+"$ONE" --quiet "${C[@]}" --devices 0 -o "$T/cref.csv" || fail "checkpoint reference"
+setsid "${MPIRUN[@]}" -n 2 "$MPI" --quiet "${C[@]}" --checkpoint "$T/ck" --checkpoint-every 0.5 -o "$T/c.csv" 2>"$T/err" &
+mp=$!
+sleep 4
+pkill -9 -f "$MPI" 2>/dev/null
+kill -9 $mp 2>/dev/null
+wait $mp 2>/dev/null
+done_at=$(sed -n 's/^done: //p' "$T/ck")
+"${MPIRUN[@]}" -n 2 "$MPI" --quiet "${C[@]}" --checkpoint "$T/ck" --resume -o "$T/c.csv" 2>"$T/err"
+rc=$?
+[ $rc = 0 ] && cmp -s "$T/c.csv" "$T/cref.csv" && [ -n "$done_at" ] &&
+    ok "killed after 4 s with $done_at of 524288 systems done; resumed: the uninterrupted CSV, byte for byte" ||
+    fail "checkpoint: status $rc, $done_at systems done when killed, $(cat "$T/err")"
+
+echo "== rank 1 killed mid-way"
+"${MPIRUN[@]}" -n 2 "$MPI" "${C[@]}" -o "$T/k.csv" 2>"$T/err" &
+mp=$!
+sleep 4
+for p in $(pgrep -f "$MPI"); do
+    tr '\0' '\n' <"/proc/$p/environ" 2>/dev/null | grep -qx 'OMPI_COMM_WORLD_RANK=1' && kill -9 "$p"
+done
+wait $mp
+rc=$?
+[ $rc != 0 ] && grep -q 'rank 1' "$T/err" && [ ! -e "$T/k.csv" ] && ok "killed rank: status $rc, '$(grep 'rank 1' "$T/err" | head -1)', no output" ||
+    fail "killed rank: status $rc, $(cat "$T/err")"
+
+echo "mpi.sh: $passed passed, $failed failed"
+[ $failed = 0 ]
