@@ -40,7 +40,7 @@ ARGS = {
 }
 EXACT = ("lorenz", "valve")   # + - * / sqrt only: bit-for-bit with -fmad=false
 TOL = 1e-11
-SAMPLED = {"keller_miksis": ("tmin", "ymin"), "valve": ("ymax", "ymin")}   # `on step` extrema, adaptive runs
+SAMPLED = {"keller_miksis": ("tmin", "ymin", "tmax"), "valve": ("ymax", "ymin")}   # `on step` extrema, adaptive runs; located event times
 TOL_SAMPLED = 1e-6
 
 
