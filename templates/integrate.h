@@ -256,7 +256,7 @@ ODE_HD static ODE_INLINE void ode_integrate_sampled(OdeSystem *s, OdeSaveSink si
         s->evals += ODE_NEXTRA;
 #endif
 #if ODE_NEVENT > 0
-        ode_real gn[ODE_NEVENT] = {0};   /* (filled below; the 0s keep newer gcc's -Wmaybe-uninitialized quiet) */
+        ode_real gn[ODE_NEVENT];
         ode_model_events(s, tnew, ynew, gn);
         ode_real hl = hs;
         const ode_mask fired = ode_events_step(s, s->t, s->y, &hl, ynew, &st, &D, g, gn, &armed, &ts, &s->evals);

@@ -10,8 +10,10 @@
  * f and J (ode_model_rhs_jac), df/dt, df/dp, every event gradient, the
  * Jacobians of every event's statements and of on start / on end — is
  * computed in a kernel and on the host.  CUDA's and glibc's libm differ in
- * the last bits, so an entry agrees when the two differ by at most 1e-11 of
- * the largest magnitude in its block at that point.  Prints the worst
+ * the last bits, so an entry agrees when the two differ by at most 1e-10 of
+ * the largest magnitude in its block at that point (a last-bit difference of
+ * pow grows where the terms of a sum cancel: Keller–Miksis's y2' at random
+ * points differed by 1.27e-11 on an H100; a wrong derivative differs by O(1)).  Prints the worst
  * difference and "RESULT ok" or "RESULT FAIL".
  */
 #include GEN_CU
@@ -119,8 +121,8 @@ int main(int argc, char **argv)
         }
     }
     printf("%d points (%d outside the domain), %d values compared, worst relative difference %.3g%s%s\n", n, skipped,
-           compared, worst, worst > 1e-11 ? " at " : "", worst > 1e-11 ? where : "");
-    int ok = worst <= 1e-11 && compared > 0;
+           compared, worst, worst > 1e-10 ? " at " : "", worst > 1e-10 ? where : "");
+    int ok = worst <= 1e-10 && compared > 0;
     printf("RESULT %s\n", ok ? "ok" : "FAIL");
     cudaFree(dsys);
     cudaFree(dout);

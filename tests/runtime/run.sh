@@ -35,7 +35,9 @@ T=$(mktemp -d "${TMPDIR:-/tmp}/odegen-runtime.XXXXXX") || exit 1
 trap 'rm -rf "$T"' EXIT
 umask 022
 
-WARN="-Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wno-unused-function -Werror"
+# (maybe-uninitialized stays a warning: gcc 14 under ASan reports event values
+# that the model fills through a pointer as unset — a known false positive.)
+WARN="-Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wno-unused-function -Werror -Wno-error=maybe-uninitialized"
 SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all"
 INC="-Iruntime -I$TPL"
 failed=0
