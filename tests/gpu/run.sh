@@ -22,6 +22,10 @@ PY=${PY:-python3}
 [ -x build/odegen ] || make build/odegen || exit 1
 nvidia-smi -L || { echo "make test-gpu: no GPU here"; exit 1; }
 export ODEGEN_BACKEND=gpu ODEGEN_JOBS=${ODEGEN_JOBS:-12}
+# The suites' Python (PY: the one with numpy, scipy, h5py there) and the
+# translator as it is (Python's odegen would rebuild it when the copied
+# sources look newer, and flex need not be here).
+export PY ODEGEN_TRANSLATOR=${ODEGEN_TRANSLATOR:-$PWD/build/odegen}
 status=0
 step() { printf '\n=== %s\n' "$1"; shift; "$@" || { status=1; printf '=== FAILED\n'; }; }
 step "numerics on the GPU" $PY tests/numerics/test_numerics.py

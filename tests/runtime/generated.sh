@@ -9,6 +9,7 @@
 #      output, 5 million rows.
 # Exit status 0 when everything passed.
 set -u
+PY=${PY:-/usr/bin/python3}   # Debian's (h5py, numpy); PY=python3 where another one has them
 cd "$(dirname "$0")/../.." || exit 1
 ODEGEN=${ODEGEN:-build/odegen}
 [ -x "$ODEGEN" ] || { echo "generated.sh: $ODEGEN not found (make build/odegen)"; exit 1; }
@@ -65,8 +66,8 @@ echo "== a float model in HDF5: float32 datasets, the CSV's numbers"
 if [ -n "$H5PKG" ] && gen single --precision float; then
     args=(--quiet --scan 'a=log(0.01,1,300)' --recorded 4 --fields y,z,a,t)
     "$T/single/fast" "${args[@]}" -o "$T/s.csv" && "$T/single/fast" "${args[@]}" -o "$T/s.h5" &&
-        /usr/bin/python3 tests/runtime/check_h5.py "$T/s.h5" "$T/s.csv" precision=float model=fast >"$T/check" &&
-        /usr/bin/python3 -c "import h5py, sys; sys.exit(h5py.File(sys.argv[1])['y'].dtype.name != 'float32')" "$T/s.h5" &&
+        "$PY" tests/runtime/check_h5.py "$T/s.h5" "$T/s.csv" precision=float model=fast >"$T/check" &&
+        "$PY" -c "import h5py, sys; sys.exit(h5py.File(sys.argv[1])['y'].dtype.name != 'float32')" "$T/s.h5" &&
         ok || fail "float model in HDF5: $(cat "$T/check")"
 fi
 

@@ -20,6 +20,7 @@
 # Environment: CC (gcc), NVCC (nvcc or /usr/local/cuda/bin/nvcc), ARCH (sm_90),
 # ODE_TEMPLATES (templates), ODE_BUILD (build/runtime-tests).
 set -u
+PY=${PY:-/usr/bin/python3}   # Debian's (h5py, numpy); PY=python3 where another one has them
 cd "$(dirname "$0")/../.." || exit 1
 TPL=${ODE_TEMPLATES:-templates}
 B=${ODE_BUILD:-build/runtime-tests}
@@ -333,7 +334,7 @@ if $CC -std=c11 -O1 -g -DODE_NO_INT128 $SAN $WARN $INC tests/runtime/test_shorte
     timeout 300 "$B/test_shortest_64" 50000 >/dev/null; then ok; else fail "test_shortest without 128-bit integers"; fi
 if $CC -std=c11 -O2 $WARN $INC tests/runtime/test_shortest.c -lm -o "$B/test_shortest" &&
     timeout 300 "$B/test_shortest" 300000; then ok; else fail "test_shortest"; fi
-/usr/bin/python3 tools/shortest_tables.py | cmp -s - runtime/shortest_tables.h && ok ||
+"$PY" tools/shortest_tables.py | cmp -s - runtime/shortest_tables.h && ok ||
     fail "runtime/shortest_tables.h is not what tools/shortest_tables.py writes"
 
 # ------------------------------------------------------------------ HDF5
@@ -349,17 +350,17 @@ if [ -n "$H5PKG" ]; then
     run "${h5args[@]}" -o "$T/h5/out.csv"
     run "${h5args[@]}" -o "$T/h5/out.h5"
     [ "$rc" = 0 ] && [ ! -s "$T/err" ] && ok || fail "HDF5 run: status $rc, $(cat "$T/err")"
-    /usr/bin/python3 tests/runtime/check_h5.py "$T/h5/out.h5" "$T/h5/out.csv" model=example precision=double \
+    "$PY" tests/runtime/check_h5.py "$T/h5/out.h5" "$T/h5/out.csv" model=example precision=double \
         device=~CPU 'command_line=~--fields y1,ymax,k,t' "source=~y2'=y1-y1^3" odegen_version=~. \
         'options=~meth=rk4' source_file=example.ode transient=2 record=3 systems=14 \
         'scan=k=lin(0.2, 0.3, 7); y1=list(0.1, -0.1)' && ok || fail "HDF5 file against the CSV"
     # Chunks write at their offsets: the same file whatever the chunk size.
     run "${h5args[@]}" --chunk 3 -o "$T/h5/chunks.h5"
-    /usr/bin/python3 tests/runtime/check_h5.py "$T/h5/chunks.h5" "$T/h5/out.csv" >/dev/null && ok ||
-        fail "HDF5 in chunks of 3: $(/usr/bin/python3 tests/runtime/check_h5.py "$T/h5/chunks.h5" "$T/h5/out.csv")"
+    "$PY" tests/runtime/check_h5.py "$T/h5/chunks.h5" "$T/h5/out.csv" >/dev/null && ok ||
+        fail "HDF5 in chunks of 3: $("$PY" tests/runtime/check_h5.py "$T/h5/chunks.h5" "$T/h5/out.csv")"
     # No recorded integration: fields of shape (systems, 0).
     run --quiet --scan 'k=lin(0.2,0.3,4)' --transient 1 --recorded 0 -o "$T/h5/none.h5"
-    [ "$rc" = 0 ] && /usr/bin/python3 -c "import h5py, sys; f = h5py.File(sys.argv[1]); sys.exit(f['y1'].shape != (4, 0) or f['status'].shape != (4, 0))" "$T/h5/none.h5" &&
+    [ "$rc" = 0 ] && "$PY" -c "import h5py, sys; f = h5py.File(sys.argv[1]); sys.exit(f['y1'].shape != (4, 0) or f['status'].shape != (4, 0))" "$T/h5/none.h5" &&
         ok || fail "HDF5 with --recorded 0: status $rc, $(cat "$T/err")"
     # A pipe cannot hold an HDF5 file.
     mkfifo "$T/h5/pipe.h5"
