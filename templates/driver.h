@@ -130,12 +130,17 @@ static int ode_cpu_run(const OdeArrays *a, int transient, int record,
 #ifndef ODE_BLOCK_SIZE
 #define ODE_BLOCK_SIZE 128
 #endif
-/* Blocks per multiprocessor the compiler must leave registers for: 1 lets a
- * system use up to 255 registers; more caps them (65536 / (ODE_BLOCK_SIZE *
- * ODE_MIN_BLOCKS)) for occupancy, at the risk of spills.  The generator
- * chooses it per model; -DODE_MIN_BLOCKS=N overrides. */
+/* Blocks per multiprocessor the compiler must leave registers for: the cap
+ * is 65536 / (ODE_BLOCK_SIZE * ODE_MIN_BLOCKS) registers per system.  By
+ * default 128: a kernel that needs fewer is not touched (Duffing, Lorenz);
+ * a larger one keeps 16 warps per multiprocessor (25% occupancy, 67584
+ * systems at once on an H200) at the price of a few spills to L1.  Measured
+ * on the paper's Keller–Miksis scan (65536 systems, 1024+64 collapses, H200,
+ * bench/km_registers.sh): 190 registers, no spills 11.5 s; 168 registers
+ * 11.0 s; 128 registers (356 bytes of spills) 9.1 s; 102 registers 9.6 s.
+ * -DODE_MIN_BLOCKS=N overrides (1: up to 255 registers). */
 #ifndef ODE_MIN_BLOCKS
-#define ODE_MIN_BLOCKS 1
+#define ODE_MIN_BLOCKS (512 / ODE_BLOCK_SIZE > 0 ? 512 / ODE_BLOCK_SIZE : 1)
 #endif
 
 /* Adds the systems this warp just finished to the progress counter (device
