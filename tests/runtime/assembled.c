@@ -3,7 +3,7 @@
  * tests build the runtime exactly as a generated model does:
  *   NAME.h  = model constants + runtime/api.h
  *   NAME.cu = NAME.h, model section, solver.h, driver.h, scan_fill.c,
- *             library.c, save.c, shortest_tables.h, shortest.c, output.h,
+ *             options.c, library.c, save.c, shortest_tables.h, shortest.c, output.h,
  *             output_csv.c, output.c, runner.c,
  *             runner_save.c
  *   NAME_main.c = output.h, output_h5.c (with -DODE_HDF5), main (runner_main.c)
@@ -18,6 +18,7 @@
 #include "solver.h"
 #include "driver.h"
 #include "scan_fill.c"
+#include "options.c"
 #include "library.c"
 #include "shortest_tables.h"
 #include "shortest.c"

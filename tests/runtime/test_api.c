@@ -8,6 +8,7 @@
 #include "example_model.h"
 #include "solver.h"
 #include "driver.h"
+#include "options.c"
 
 #include <math.h>
 #include <stdint.h>
@@ -634,8 +635,8 @@ static void test_against_solver(void)
 
     OdeSystem sys;
     memset(&sys, 0, sizeof sys);
-    sys.t0 = ODE_OPT_T0;
-    sys.t1 = ODE_OPT_T0 + ODE_OPT_TOTAL;
+    sys.t0 = ODE_DEFAULT_T0;
+    sys.t1 = ODE_DEFAULT_T0 + ODE_DEFAULT_TOTAL;
     sys.t = sys.t0;
     sys.y[0] = y1;
     sys.y[1] = y2;
@@ -644,7 +645,10 @@ static void test_against_solver(void)
     sys.status = ODE_STATUS_READY;
     ode_model_derived(&sys);
     ode_model_acc_init(&sys);
-    ode_integrate(&sys);
+    double file[ODE_NOPTION];
+    ode_options_default(file);
+    const OdeOptions options = ode_options_for_solver(file);
+    ode_integrate(&sys, &options);
     for (int i = 0; i < 3; i++) {
         CHECK_SAME(get(s, MODEL_KIND_STATE, MODEL_STATE_Y1, i), sys.y[0]);
         CHECK_SAME(get(s, MODEL_KIND_STATE, MODEL_STATE_Y2, i), sys.y[1]);
