@@ -515,6 +515,18 @@ static int ode_device_item(OdeRunner *r, char *number, const char *text)
     return 0;
 }
 
+/* The summary's end: the run-time options given with --set ("; options
+ * dt=0.005, total=3"), which the CSV output does not record. */
+static void ode_print_set_options(const OdeRunner *r)
+{
+    int n = 0;
+    for (int k = 0; k < ODE_NOPTION; k++) {
+        if (!r->opt_set[k]) continue;
+        char v[40];
+        fprintf(stderr, "%s %s=%s", n++ ? "," : "; options", ode_option_words[k], ode_short(v, sizeof v, r->opt[k]));
+    }
+}
+
 /* --set NAME=VALUE: a parameter, an initial value, or a run-time option
  * (SPEC §4; the model's own names first: --set @NAME is always the option). */
 static int ode_parse_set(OdeRunner *r, const char *text)
@@ -1418,6 +1430,7 @@ static int ode_run(OdeRunner *r)
             fprintf(stderr, "%s %s %ld", first ? "" : ",", model_status_name(k), sum.count[k]);
             first = 0;
         }
+        ode_print_set_options(r);
         fputc('\n', stderr);
     }
     return status;
