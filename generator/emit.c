@@ -233,6 +233,24 @@ static void emit_save_constants(Emitter *E)
                m->save_max);
 }
 
+/* The run-time options' values in the file (@ dt=…, or odegen's defaults):
+ * what a solver starts from (templates/options.h, runtime/options.c). */
+static void emit_option_defaults(Emitter *E)
+{
+    const Model *m = E->m;
+    Buf *o = E->out;
+    buf_printf(o, "#define ODE_DEFAULT_DT %s          /* run-time options (options.h): the file's values */\n",
+               c_literal(m->dt, false));
+    buf_printf(o, "#define ODE_DEFAULT_T0 %s\n", c_literal(m->t0, false));
+    buf_printf(o, "#define ODE_DEFAULT_TOTAL %s\n", c_literal(m->total, false));
+    buf_printf(o, "#define ODE_DEFAULT_TOLER %s\n", c_literal(m->toler, false));
+    buf_printf(o, "#define ODE_DEFAULT_ATOLER %s\n", c_literal(m->atoler, false));
+    buf_printf(o, "#define ODE_DEFAULT_DTMIN %s\n", c_literal(m->dtmin, false));
+    buf_printf(o, "#define ODE_DEFAULT_DTMAX %s\n", c_literal(m->dtmax, false));
+    buf_printf(o, "#define ODE_DEFAULT_MAXSTEPS %lldULL\n", m->maxsteps);
+    buf_printf(o, "#define ODE_DEFAULT_BOUND %s\n", c_literal(m->bound, false));
+}
+
 static void emit_constants(Emitter *E)
 {
     const Model *m = E->m;
@@ -251,18 +269,11 @@ static void emit_constants(Emitter *E)
         buf_puts(o, "#define ODE_TRIG_ROTATE 0         /* --no-time-trig: no angle addition in RK4 */\n");
     buf_printf(o, "#define ODE_METHOD %d               /* %s: %s (tableaux.h) */\n", (int)m->method,
                method_name(m->method), method_description(m->method));
-    buf_printf(o, "#define ODE_OPT_DT ODE_R(%s)\n", c_literal(m->dt, false));
-    buf_printf(o, "#define ODE_OPT_T0 %s\n", c_literal(m->t0, false));
-    buf_printf(o, "#define ODE_OPT_TOTAL %s\n", c_literal(m->total, false));
-    buf_printf(o, "#define ODE_OPT_DTMIN ODE_R(%s)\n", c_literal(m->dtmin, false));
-    buf_printf(o, "#define ODE_OPT_DTMAX ODE_R(%s)\n", c_literal(m->dtmax, false));
+    emit_option_defaults(E);
     buf_printf(o, "#define ODE_OPT_HGROW ODE_R(%s)\n", c_literal(m->hgrow, false));
     buf_printf(o, "#define ODE_OPT_HSHRINK ODE_R(%s)\n", c_literal(m->hshrink, false));
     buf_printf(o, "#define ODE_OPT_EVSTEPS %ld\n", m->evsteps);
     buf_printf(o, "#define ODE_OPT_EVPOINTS %d\n", m->evpoints);
-    buf_printf(o, "#define ODE_OPT_MAXSTEPS %lldULL\n", m->maxsteps);
-    double bound = m->single && m->bound > 3.0e38 ? 3.0e38 : m->bound;
-    buf_printf(o, "#define ODE_OPT_BOUND ODE_R(%s)\n", c_literal(bound, false));
     buf_printf(o, "#define ODE_HAS_ON_START %d\n#define ODE_HAS_ON_STEP %d\n#define ODE_HAS_ON_END %d\n",
                m->on_start.body != NULL, m->on_step.body != NULL, m->on_end.body != NULL);
     buf_printf(o, "#define ODE_DEFAULT_TRANSIENT %ld\n#define ODE_DEFAULT_RECORD %ld\n", m->transient, m->record);
@@ -325,11 +336,14 @@ static void mark_all_powers(Emitter *E)
     mark_powers(E, m->on_end.body);
 }
 
-static void emit_per_index(Emitter *E, const char *type, const char *fn, int n, const char **values)
+/* fn(i) returning values[i]: a switch, or one value for all.  With
+ * `options`, fn also takes the run-time options (read by the values). */
+static void emit_per_index(Emitter *E, const char *type, const char *fn, bool options, int n, const char **values)
 {
     bool same = true;
     for (int i = 1; i < n; i++) same &= !strcmp(values[i], values[0]);
-    buf_printf(E->out, "ODE_HD static ODE_INLINE %s %s(int i)\n{\n", type, fn);
+    buf_printf(E->out, "ODE_HD static ODE_INLINE %s %s(%sint i)\n{\n%s", type, fn,
+               options ? "const OdeOptions *ode_opt, " : "", options ? "    (void)ode_opt;\n" : "");
     if (same || n <= 1) {
         buf_printf(E->out, "    (void)i;\n    return %s;\n}\n", n ? values[0] : "0");
         return;
@@ -339,21 +353,37 @@ static void emit_per_index(Emitter *E, const char *type, const char *fn, int n, 
     buf_printf(E->out, "    default: return %s;\n    }\n}\n", values[n - 1]);
 }
 
+/* A state's tolerance: the run-time toler (atoler) where the file gives the
+ * state none of its own, else its `tolerance` line's value scaled as the
+ * run-time value is from the file's (options.h). */
+static void emit_tolerance(Emitter *E, const char *fn, bool relative)
+{
+    const Model *m = E->m;
+    const double model_wide = relative ? m->toler : m->atoler;
+    const char **v = arena_alloc(sizeof(char *) * (size_t)(m->nstate + 1));
+    for (int i = 0; i < m->nstate; i++) {
+        const double own = relative ? m->states[i]->rtol : m->states[i]->atol;
+        v[i] = own == model_wide ? (relative ? "ODE_OPT_TOLER" : "ODE_OPT_ATOLER")
+                                 : arena_printf("%s * %s", c_literal(own, E->single),
+                                                relative ? "ODE_OPT_TOLER_SCALE" : "ODE_OPT_ATOLER_SCALE");
+    }
+    emit_per_index(E, "ode_real", fn, true, m->nstate, v);
+}
+
 static void emit_properties(Emitter *E)
 {
     const Model *m = E->m;
     const char **v = arena_alloc(sizeof(char *) * (size_t)(m->nstate + m->nevent + 1));
-    buf_puts(E->out, "/* Tolerances per state (adaptive methods) and event properties: compile-time constants. */\n");
-    for (int i = 0; i < m->nstate; i++) v[i] = c_literal(m->states[i]->rtol, E->single);
-    emit_per_index(E, "ode_real", "ode_rtol", m->nstate, v);
-    for (int i = 0; i < m->nstate; i++) v[i] = c_literal(m->states[i]->atol, E->single);
-    emit_per_index(E, "ode_real", "ode_atol", m->nstate, v);
+    buf_puts(E->out, "/* Tolerances per state (adaptive methods; the run-time toler and atoler, or a `tolerance`\n"
+                     " * line's values scaled with them) and event properties (compile-time constants). */\n");
+    emit_tolerance(E, "ode_rtol", true);
+    emit_tolerance(E, "ode_atol", false);
     for (int i = 0; i < m->nevent; i++) v[i] = arena_printf("%d", m->events[i].dir);
-    emit_per_index(E, "int", "ode_event_dir", m->nevent, v);
+    emit_per_index(E, "int", "ode_event_dir", false, m->nevent, v);
     for (int i = 0; i < m->nevent; i++) v[i] = c_literal(m->events[i].tol, E->single);
-    emit_per_index(E, "ode_real", "ode_event_tol", m->nevent, v);
+    emit_per_index(E, "ode_real", "ode_event_tol", false, m->nevent, v);
     for (int i = 0; i < m->nevent; i++) v[i] = arena_printf("%d", m->events[i].stop);
-    emit_per_index(E, "int", "ode_event_stop", m->nevent, v);
+    emit_per_index(E, "int", "ode_event_stop", false, m->nevent, v);
     buf_puts(E->out, "\n");
 }
 
@@ -728,6 +758,7 @@ static void emit_source(Emitter *E)
                m->path);
     emit_constants(E);
     append_template(E, "templates/prelude.h", false);
+    append_template(E, "templates/options.h", false);
     append_template(E, "templates/system.h", false);
     buf_printf(o, "\n/* ======================================================================== model functions (%s) */\n",
                m->path);
@@ -755,6 +786,7 @@ static void emit_source(Emitter *E)
     for (size_t i = 0; i < sizeof solver / sizeof *solver; i++) append_template(E, solver[i], false);
     append_template(E, "templates/driver.h", false);
     append_template(E, "runtime/scan_fill.c", false);
+    append_template(E, "runtime/options.c", false);
     append_template(E, "runtime/library.c", true);
     append_template(E, "runtime/shortest_tables.h", false);
     append_template(E, "runtime/shortest.c", false);

@@ -160,8 +160,9 @@ int model_lookup(const char *name, int *kind, int *index);
 
 /* The model's default of a value: a state's initial value (MODEL_KIND_STATE),
  * a parameter's value (MODEL_KIND_PARAM), the window's start @t0
- * (MODEL_KIND_T0, index 0) or end @t0+@total (MODEL_KIND_T1).  NaN for
- * anything else (accessories start from expressions, evaluated per system). */
+ * (MODEL_KIND_T0, index 0) or end @t0+@total (MODEL_KIND_T1): the file's,
+ * whatever a solver's run-time options say.  NaN for anything else
+ * (accessories start from expressions, evaluated per system). */
 double model_default(int kind, int index);
 
 /* The fields recorded by default (the model's `record` line, else all
@@ -237,7 +238,7 @@ typedef struct model_solver model_solver;   /* opaque */
 
 /* Creates a solver for n resident systems (n >= 1), each at the model's
  * defaults: initial values, parameters, window [@t0, @t0+@total], status
- * READY.
+ * READY; its run-time options are the file's (model_solver_set_option).
  *
  * backend: MODEL_BACKEND_CPU, _GPU or _AUTO.  devices/ndevices: the CUDA
  * devices to use (NULL or 0: device 0).  With several devices the systems are
@@ -356,6 +357,51 @@ int model_solver_get_by_name(model_solver *solver, const char *name, int system,
 int model_solver_get_counts(model_solver *solver, int system, int *status,
                             unsigned long long *steps, unsigned long long *evals);
 
+/* ------------------------------------------------------------------ run-time options */
+
+/* The options that change without a rebuild (SPEC §4), by name,
+ * case-insensitive (XPPAUT's spellings "tol", "atol", "bounds" and a
+ * leading '@' are taken too):
+ *
+ *   "dt"        the step of a fixed-step method (euler, modeuler, rk4); an
+ *               adaptive method's first step
+ *   "t0", "total"  the window [t0, t0 + total]: setting either makes it the
+ *               window of every resident system (and its time t0), and of
+ *               systems loaded later without a window of their own (a pool
+ *               whose t0 or t1 array is NULL)
+ *   "toler", "atoler"  relative and absolute tolerances (adaptive methods):
+ *               the states without a `tolerance` line take them as they are;
+ *               a `tolerance` line's values are scaled with them (rtol_i ·
+ *               toler / @toler), so that the file's ratios stay
+ *   "dtmin", "dtmax"  step bounds (adaptive methods)
+ *   "maxsteps"  accepted steps allowed in one integration (a whole number;
+ *               at most 3999999999 unless the file's @ maxsteps is 4e9 or more)
+ *   "bound"     a state beyond ±bound stops the system (status BOUND)
+ *
+ * A solver starts with the .ode file's values (its `@` options, else
+ * odegen's defaults: model_option_default) and keeps its own, so that
+ * solvers with different options run side by side; each run or scan uses
+ * the values in force when it starts.  A value is checked as the file's `@`
+ * options are: positive (t0: finite), maxsteps whole, dtmin <= dtmax (CVODE's
+ * way: against the value in force, so set dtmax first to raise both);
+ * MODEL_ERR_ARG with the reason in model_solver_error and the solver
+ * unchanged; MODEL_ERR_NAME for an unknown option.  A library built with
+ * -DODE_OPTIONS_CONSTANT=1 (for benchmarks) has the file's values compiled
+ * in and refuses others (t0 and total excepted).  The integration is the
+ * same, bit for bit, as that of the model translated with the same values
+ * as `@` options.
+ *
+ *     double dt;
+ *     model_solver_get_option(s, "dt", &dt);
+ *     model_solver_set_option(s, "dt", dt / 2);          // a convergence check: half the step
+ *     model_solver_scan(s, 1024, 32, on_record, NULL);
+ */
+int model_option_count(void);
+const char *model_option_name(int k);             /* "dt", "t0", …; NULL out of range */
+int model_option_default(const char *name, double *value);
+int model_solver_set_option(model_solver *solver, const char *name, double value);
+int model_solver_get_option(model_solver *solver, const char *name, double *value);
+
 /* ------------------------------------------------------------------ pools */
 
 /* A problem pool: `size` problems, more than a solver holds, loaded into it a
@@ -363,8 +409,8 @@ int model_solver_get_counts(model_solver *solver, int system, int *status,
  * arrays: value k of entry j is at [k * size + j].  Every array may be NULL:
  *
  *   array   on load (NULL: default)                         on store (NULL: skipped)
- *   t0      [size]: @t0                                      the window's start
- *   t1      [size]: @t0 + @total                             the window's end
+ *   t0      [size]: the solver's t0 option                   the window's start
+ *   t1      [size]: its t0 + total                           the window's end
  *   states  [MODEL_NSTATE * size]: the initial values        the current states
  *   params  [MODEL_NPARAM * size]: the defaults              the parameters
  *   acc     [MODEL_NACC * size]: see status                  the accessories
@@ -374,7 +420,9 @@ int model_solver_get_counts(model_solver *solver, int system, int *status,
  *                   that the given accessories are kept
  *   t       [size]: not read (a system's time starts at t0)  the current time
  *
- * A load also sets t = t0 and zeroes the step and evaluation counts. */
+ * A load also sets t = t0 and zeroes the step and evaluation counts.
+ * (model_pool_create fills t0 and t1 with the file's @t0 and @t0+@total:
+ * free and NULL them to take a solver's run-time t0 and total instead.) */
 typedef struct model_pool {
     long size;
     double *t0, *t1;

@@ -35,6 +35,7 @@
 #include "solver.h"
 #include "driver.h"
 #include "scan_fill.c"
+#include "options.c"
 #endif
 
 #include <limits.h>
@@ -178,8 +179,8 @@ double model_default(int kind, int index)
 {
     if (kind == MODEL_KIND_STATE && index >= 0 && index < ODE_NSTATE) return ode_state_default[index];
     if (kind == MODEL_KIND_PARAM && index >= 0 && index < ODE_NPARAM) return ode_param_default[index];
-    if ((kind == MODEL_KIND_T0 || kind == MODEL_KIND_T) && index == 0) return (double)ODE_OPT_T0;
-    if (kind == MODEL_KIND_T1 && index == 0) return (double)ODE_OPT_T0 + (double)ODE_OPT_TOTAL;
+    if ((kind == MODEL_KIND_T0 || kind == MODEL_KIND_T) && index == 0) return (double)ODE_DEFAULT_T0;
+    if (kind == MODEL_KIND_T1 && index == 0) return (double)ODE_DEFAULT_T0 + (double)ODE_DEFAULT_TOTAL;
     return NAN;
 }
 
@@ -376,6 +377,7 @@ struct model_solver {
     model_progress_fn progress;
     void *progress_user;
     OdeSaveState *save;        /* `save` samples (save.c); NULL until model_solver_set_save */
+    double opt[ODE_NOPTION];   /* the run-time options (options.c); the solver's part is h.opt */
     int ndev;
     /* Where each array is current (GPU backend): a bit per array. */
     unsigned host_stale;       /* the device holds newer values (a run wrote them) */
@@ -463,11 +465,13 @@ static void ode_host_free(void *p, int pinned)
     free(p);
 }
 
-/* The defaults of system i: initial values, parameters, window, READY. */
+/* The defaults of system i: initial values, parameters, the window of the
+ * options in force, READY. */
 static void ode_reset_system(model_solver *s, int i)
 {
     const int n = s->n;
-    const ode_real t0 = (ode_real)ODE_OPT_T0, t1 = (ode_real)((double)ODE_OPT_T0 + (double)ODE_OPT_TOTAL);
+    const ode_real t0 = (ode_real)s->opt[ODE_OPTION_T0];
+    const ode_real t1 = (ode_real)(s->opt[ODE_OPTION_T0] + s->opt[ODE_OPTION_TOTAL]);
     s->h.t[i] = t0;
     s->h.t0[i] = t0;
     s->h.t1[i] = t1;
@@ -800,6 +804,7 @@ static int ode_gpu_start(model_solver *s, OdeDevice *d, int transient, int recor
     d->a.rec_status = record > 0 ? d->rec_status : NULL;
     d->a.nfield = s->h.nfield;
     memcpy(d->a.fields, s->h.fields, sizeof d->a.fields);
+    d->a.opt = s->h.opt;
     d->a.progress = s->progress ? d->progress_d : NULL;
     if (s->progress) ODE_CUDA(s, d, cudaMemsetAsync(d->progress_d, 0, sizeof(unsigned int), d->stream));
     d->a.queue = s->balanced ? d->queue : NULL;
@@ -980,6 +985,8 @@ static int ode_create(model_solver *s, int n, int backend, const int *devices, i
     s->cap = n;
     s->block = ODE_BLOCK_SIZE;
     s->h.nfield = model_default_fields(s->h.fields);
+    ode_options_default(s->opt);
+    s->h.opt = ode_options_for_solver(s->opt);
     if (backend == MODEL_BACKEND_AUTO) backend = model_gpu_count() > 0 ? MODEL_BACKEND_GPU : MODEL_BACKEND_CPU;
 #ifndef __CUDACC__
     if (backend == MODEL_BACKEND_GPU) return ode_fail(s, MODEL_ERR_NO_GPU, "no GPU: %s", model_gpu_error());
@@ -1261,6 +1268,72 @@ int model_solver_get_counts(model_solver *s, int system, int *status, unsigned l
     return MODEL_OK;
 }
 
+/* ------------------------------------------------------------------ run-time options */
+
+int model_option_count(void) { return ODE_NOPTION; }
+
+const char *model_option_name(int k) { return k >= 0 && k < ODE_NOPTION ? ode_option_words[k] : NULL; }
+
+int model_option_default(const char *name, double *value)
+{
+    const int k = ode_option_index(name);
+    if (k < 0) return MODEL_ERR_NAME;
+    if (!value) return MODEL_ERR_ARG;
+    double v[ODE_NOPTION];
+    ode_options_default(v);
+    *value = v[k];
+    return MODEL_OK;
+}
+
+/* Makes v (checked) the solver's options; a new t0 or total becomes the
+ * window of every resident system. */
+static int ode_solver_use_options(model_solver *s, const double *v)
+{
+    const int window = v[ODE_OPTION_T0] != s->opt[ODE_OPTION_T0] || v[ODE_OPTION_TOTAL] != s->opt[ODE_OPTION_TOTAL];
+    memcpy(s->opt, v, sizeof s->opt);
+    s->h.opt = ode_options_for_solver(s->opt);
+    if (!window) return MODEL_OK;
+    const double t0 = v[ODE_OPTION_T0], t1 = v[ODE_OPTION_T0] + v[ODE_OPTION_TOTAL];
+    int rc = ode_set(s, MODEL_KIND_T0, 0, MODEL_ALL_SYSTEMS, t0);
+    if (rc == MODEL_OK) rc = ode_set(s, MODEL_KIND_T, 0, MODEL_ALL_SYSTEMS, t0);
+    if (rc == MODEL_OK) rc = ode_set(s, MODEL_KIND_T1, 0, MODEL_ALL_SYSTEMS, t1);
+    return rc;
+}
+
+static int ode_unknown_option(model_solver *s, const char *name)
+{
+    char list[160];
+    return ode_fail(s, MODEL_ERR_NAME, "unknown option '%s' (the run-time options are %s)", name ? name : "(null)",
+                    ode_option_list(list, sizeof list));
+}
+
+int model_solver_set_option(model_solver *s, const char *name, double value)
+{
+    int rc = ode_enter(s, __func__);
+    if (rc != MODEL_OK) return rc;
+    const int k = ode_option_index(name);
+    if (k < 0) return ode_unknown_option(s, name);
+    double v[ODE_NOPTION];
+    char why[256];
+    memcpy(v, s->opt, sizeof v);
+    v[k] = value;
+    if (ode_option_check(k, value, why, sizeof why) || ode_options_check_pair(v, why, sizeof why) ||
+        ode_option_fixed(k, value, why, sizeof why))
+        return ode_fail(s, MODEL_ERR_ARG, "%s", why);
+    return ode_solver_use_options(s, v);
+}
+
+int model_solver_get_option(model_solver *s, const char *name, double *value)
+{
+    int rc = ode_enter(s, __func__);
+    if (rc != MODEL_OK) return rc;
+    const int k = ode_option_index(name);
+    if (k < 0) return ode_unknown_option(s, name);
+    if (!value) return ode_fail(s, MODEL_ERR_ARG, "value is NULL");
+    *value = s->opt[k];
+    return MODEL_OK;
+}
+
 /* ------------------------------------------------------------------ initial values and sets */
 
 int model_initial_values(const double *params, double *states)
@@ -1322,8 +1395,8 @@ int model_pool_create(model_pool *pool, long size)
     }
     pool->size = size;
     for (size_t j = 0; j < n; j++) {
-        pool->t0[j] = (double)ODE_OPT_T0;
-        pool->t1[j] = (double)ODE_OPT_T0 + (double)ODE_OPT_TOTAL;
+        pool->t0[j] = (double)ODE_DEFAULT_T0;
+        pool->t1[j] = (double)ODE_DEFAULT_T0 + (double)ODE_DEFAULT_TOTAL;
     }
     for (size_t k = 0; k < ODE_NSTATE; k++)
         for (size_t j = 0; j < n; j++) pool->states[k * n + j] = ode_state_default[k];
@@ -1350,10 +1423,10 @@ static void ode_load_entry(model_solver *s, const model_pool *pool, long j, int 
 {
     const int n = s->n;
     const size_t size = (size_t)pool->size, jj = (size_t)j;
-    const double t0 = pool->t0 ? pool->t0[j] : (double)ODE_OPT_T0;
+    const double t0 = pool->t0 ? pool->t0[j] : s->opt[ODE_OPTION_T0];
     s->h.t0[i] = (ode_real)t0;
     s->h.t[i] = (ode_real)t0;
-    s->h.t1[i] = (ode_real)(pool->t1 ? pool->t1[j] : (double)ODE_OPT_T0 + (double)ODE_OPT_TOTAL);
+    s->h.t1[i] = (ode_real)(pool->t1 ? pool->t1[j] : s->opt[ODE_OPTION_T0] + s->opt[ODE_OPTION_TOTAL]);
     for (int k = 0; k < ODE_NSTATE; k++)
         ODE_AT(s->h.y, k, i, n) = (ode_real)(pool->states ? pool->states[(size_t)k * size + jj] : ode_state_default[k]);
     for (int k = 0; k < ODE_NPARAM; k++)

@@ -141,25 +141,35 @@ static size_t ode_prefix(const char *a, const char *b)
     return i;
 }
 
-/* The closest of the names of the given kinds (a bit mask of MODEL_KIND_*),
- * if close enough to be a likely typo; NULL otherwise. */
+/* Whether candidate c is closer to name than *best (at distance *best_d),
+ * and close enough to be a likely typo: then it becomes *best. */
+static void ode_consider(const char *name, const char *c, const char **best, int *best_d)
+{
+    const int d = ode_distance(name, c);
+    int limit = (int)strlen(c) / 3;
+    if (limit < 1) limit = 1;
+    if (d <= limit && (d < *best_d || (d == *best_d && ode_prefix(name, c) > ode_prefix(name, *best)))) {
+        *best = c;
+        *best_d = d;
+    }
+}
+
+/* With the kinds of ode_suggest: the run-time options' names too. */
+#define ODE_SUGGEST_OPTIONS (1u << 16)
+
+/* The closest of the names of the given kinds (a bit mask of MODEL_KIND_*,
+ * and ODE_SUGGEST_OPTIONS), if close enough to be a likely typo; NULL
+ * otherwise. */
 static const char *ode_suggest(const char *name, unsigned kinds)
 {
     const char *best = NULL;
     int best_d = 1000;
     for (int k = MODEL_KIND_STATE; k <= MODEL_KIND_FIELD; k++) {
         if (!(kinds & (1u << k))) continue;
-        for (int i = 0; i < model_count(k); i++) {
-            const char *c = model_name(k, i);
-            const int d = ode_distance(name, c);
-            int limit = (int)strlen(c) / 3;
-            if (limit < 1) limit = 1;
-            if (d <= limit && (d < best_d || (d == best_d && ode_prefix(name, c) > ode_prefix(name, best)))) {
-                best = c;
-                best_d = d;
-            }
-        }
+        for (int i = 0; i < model_count(k); i++) ode_consider(name, model_name(k, i), &best, &best_d);
     }
+    if (kinds & ODE_SUGGEST_OPTIONS)
+        for (int k = 0; k < ODE_NOPTION; k++) ode_consider(name, ode_option_words[k], &best, &best_d);
     return best;
 }
 
@@ -252,7 +262,12 @@ static int ode_target(const char *name, const char *what, int *kind, int *index)
                          strcmp(what, "--set") == 0 ? "set" : "scan", name, ode_kind_nouns[k],
                          strcmp(what, "--set") == 0 ? "set" : "scanned");
     if (!*name) return ode_usage("empty name in %s", what);
-    return ode_usage("unknown name '%s' in %s%s", name, what, ode_did_you_mean(hint, sizeof hint, name, ODE_TARGETS));
+    const int set = strcmp(what, "--set") == 0;
+    if (!set && ode_option_index(name) >= 0)
+        return ode_usage("cannot scan '%s': it is a run-time option, the same for every system (--set %s=VALUE)",
+                         name, ode_option_words[ode_option_index(name)]);
+    return ode_usage("unknown name '%s' in %s%s", name, what,
+                     ode_did_you_mean(hint, sizeof hint, name, ODE_TARGETS | (set ? ODE_SUGGEST_OPTIONS : 0u)));
 }
 
 /* Parses `NAME=lin(a,b,n)`, `NAME=log(a,b,n)` or `NAME=list(v,…)`. */
@@ -351,6 +366,8 @@ typedef struct OdeRunner {
     int fields[ODE_ALLOC(ODE_NFIELD)];
     int nfield;
     const char *output;                   /* NULL or "-": standard output */
+    double opt[ODE_NOPTION];              /* the run-time options (options.c) */
+    unsigned char opt_set[ODE_NOPTION];   /* given with --set */
     double param[ODE_ALLOC(ODE_NPARAM)];  /* for every system, before the scans */
     double state[ODE_ALLOC(ODE_NSTATE)];
     unsigned char param_set[ODE_ALLOC(ODE_NPARAM)];   /* given with --set */
@@ -387,7 +404,8 @@ static void ode_help(FILE *f)
     fprintf(f, "Options:\n"
                "  --backend auto|gpu|cpu  where to run (default auto: the GPU when one is present)\n"
                "  --set NAME=VALUE        a parameter or a state's initial value, for every system\n"
-               "                          (of a name the model scans: its scan line is dropped)\n"
+               "                          (of a name the model scans: its scan line is dropped), or a\n"
+               "                          run-time option (below; @NAME where the model has a NAME)\n"
                "  --set-name SET          the values of the model's `set SET {...}`, as --set gives\n"
                "                          them (with --set, the later one wins)\n"
                "  --scan NAME=lin(a,b,n)  n values from a to b (also log(a,b,n), a,b > 0, and\n"
@@ -442,8 +460,14 @@ static void ode_help(FILE *f)
     if (ODE_NSCAN == 0) fprintf(f, " none (one system)");
     if (ODE_NSET > 0) fprintf(f, "\n  sets (--set-name):     ");
     for (int i = 0; i < ODE_NSET; i++) fprintf(f, " %s", model_set_name(i));
-    fprintf(f, "\n  window:                 t0=%s, total=%s\n\n", ode_short(x, sizeof x, (double)ODE_OPT_T0),
-            ode_short(y, sizeof y, (double)ODE_OPT_TOTAL));
+    fprintf(f, "\n  run-time options (--set, no rebuild; method %s):\n   ", ODE_METHOD_NAME);
+    double opt[ODE_NOPTION];
+    ode_options_default(opt);
+    for (int k = 0; k < ODE_NOPTION; k++)
+        if (ode_option_used(k))
+            fprintf(f, " %s=%s", ode_option_words[k],
+                    k == ODE_OPTION_MAXSTEPS ? (snprintf(x, sizeof x, "%.0f", opt[k]), x) : ode_short(x, sizeof x, opt[k]));
+    fprintf(f, "\n    (each system's window is [t0, t0+total]; toler, atoler, dtmin, dtmax: adaptive methods)\n\n");
     fprintf(f, "Output: a header row system,rep,<fields>,status, then one row per system per recorded\n"
                "integration, ordered by system then rep; numbers as the shortest text that reads back\n"
                "to the same double; status is one of ready, finished, event, equilibrium, maxsteps,\n"
@@ -512,6 +536,20 @@ static int ode_device_item(OdeRunner *r, char *number, const char *text)
     return 0;
 }
 
+/* The summary's end: the run-time options given with --set ("; options
+ * dt=0.005, total=3"), which the CSV output does not record. */
+static void ode_print_set_options(const OdeRunner *r)
+{
+    int n = 0;
+    for (int k = 0; k < ODE_NOPTION; k++) {
+        if (!r->opt_set[k]) continue;
+        char v[40];
+        fprintf(stderr, "%s %s=%s", n++ ? "," : "; options", ode_option_words[k], ode_short(v, sizeof v, r->opt[k]));
+    }
+}
+
+/* --set NAME=VALUE: a parameter, an initial value, or a run-time option
+ * (SPEC §4; the model's own names first: --set @NAME is always the option). */
 static int ode_parse_set(OdeRunner *r, const char *text)
 {
     const char *eq = strchr(text, '=');
@@ -522,14 +560,34 @@ static int ode_parse_set(OdeRunner *r, const char *text)
     memcpy(name, text, len);
     name[len] = 0;
     ode_trim(name);
+    const int is_model_name = model_index(MODEL_KIND_PARAM, name) >= 0 || model_index(MODEL_KIND_STATE, name) >= 0;
+    const int option = name[0] == '@' || !is_model_name ? ode_option_index(name) : -1;
+    char list[160];
+    if (option < 0 && name[0] == '@')
+        return ode_usage("unknown option '%s' in --set; the run-time options are %s", name + 1,
+                         ode_option_list(list, sizeof list));
+    if (option < 0 && !is_model_name && ode_same_name(name, "t1")) {
+        char a[40], b[40];
+        const double t0 = r->opt[ODE_OPTION_T0], t1 = strtod(eq + 1, NULL);
+        if (t1 > t0)
+            return ode_usage("cannot set 't1': the window's end is t0 + total; --set total=%s makes it %s (t0=%s)",
+                             ode_short(a, sizeof a, t1 - t0), eq + 1, ode_short(b, sizeof b, t0));
+        return ode_usage("cannot set 't1': the window's end is t0 + total, set with --set t0=… and --set total=…");
+    }
     int kind = 0, index = 0;
-    int rc = ode_target(name, "--set", &kind, &index);
+    int rc = option >= 0 ? 0 : ode_target(name, "--set", &kind, &index);
     if (rc) return rc;
     double v;
     const int bad = ode_parse_real(eq + 1, &v);
     if (bad == 1) return ode_usage("bad value '%s' in --set %s: not a number", eq + 1, text);
     if (bad == 2) return ode_usage("bad value '%s' in --set %s: not a finite number", eq + 1, text);
-    if (kind == MODEL_KIND_PARAM) {
+    if (option >= 0) {
+        char why[256];
+        if (ode_option_check(option, v, why, sizeof why) || ode_option_fixed(option, v, why, sizeof why))
+            return ode_usage("bad value in --set %s: %s", text, why);
+        r->opt[option] = v;
+        r->opt_set[option] = 1;
+    } else if (kind == MODEL_KIND_PARAM) {
         r->param[index] = v;
         r->param_set[index] = 1;
     } else {
@@ -720,6 +778,12 @@ static int ode_parse_args(OdeRunner *r, int argc, char **argv)
         return ode_usage("%s needs --checkpoint FILE", r->resume ? "--resume" : "--checkpoint-every");
     if (r->checkpoint && r->output && strcmp(r->checkpoint, r->output) == 0)
         return ode_usage("--checkpoint and -o name the same file '%s'", r->output);
+    char why[256];
+    if (ode_options_check_pair(r->opt, why, sizeof why)) return ode_usage("bad --set: %s", why);
+    for (int k = 0; k < ODE_NOPTION && !r->quiet; k++)
+        if (r->opt_set[k] && !ode_option_used(k))
+            fprintf(stderr, "%s: note: %s is not used by %s, a fixed-step method\n", ODE_MODEL_NAME, ode_option_words[k],
+                    ODE_METHOD_NAME);
     ode_drop_set_scans(r);
     return 0;
 }
@@ -989,8 +1053,8 @@ static int ode_plan_make(OdePlan *pl, const OdeRunner *r)
     pl->infos = (OdeAxisInfo *)calloc((size_t)na + 1, sizeof *pl->infos);
     pl->definitions = (char(*)[256])calloc((size_t)na + 1, sizeof *pl->definitions);
     if (!pl->views || !pl->tables || !pl->infos || !pl->definitions) return ode_runtime("out of memory");
-    pl->fill.t0 = (double)ODE_OPT_T0;
-    pl->fill.t1 = (double)ODE_OPT_T0 + (double)ODE_OPT_TOTAL;
+    pl->fill.t0 = r->opt[ODE_OPTION_T0];
+    pl->fill.t1 = r->opt[ODE_OPTION_T0] + r->opt[ODE_OPTION_TOTAL];
     pl->fill.base = pl->base;
     pl->fill.axes = pl->views;
     pl->fill.naxis = na;
@@ -1227,13 +1291,14 @@ static void ode_append(char **text, size_t *cap, const char *fmt, ...)
  * length, ends and a hash of its values.  NULL when out of memory. */
 static char *ode_identity(const OdeRunner *r, const OdeFormat *format, int backend, long long total)
 {
-    char x[40], y[40];
+    char x[40], y[40], options[512];
+    ode_options_text(r->opt, options, sizeof options);   /* the options in force (--set included) */
     size_t cap = 1024;
     char *t = (char *)calloc(cap, 1);
     const size_t source_len = strlen(ode_model_source);
     ode_append(&t, &cap, "model: %s\nsource: %zu bytes, hash %016llx\nodegen: %s\noptions: %s\nvalues:", ODE_MODEL_NAME,
                source_len, (unsigned long long)ode_fnv1a(ODE_FNV_START, ode_model_source, source_len), ODEGEN_VERSION,
-               ODE_OPTIONS_TEXT);
+               options);
     for (int k = 0; k < ODE_NPARAM; k++)
         ode_append(&t, &cap, "%s %s=%s", k ? "," : "", model_name(MODEL_KIND_PARAM, k), ode_short(x, sizeof x, r->param[k]));
     for (int k = 0; k < ODE_NSTATE; k++)
@@ -1330,6 +1395,7 @@ typedef struct OdeJob {
     OdeRunInfo info;
     const char *fields[ODE_ALLOC(ODE_NFIELD)];
     char device[256];
+    char options[512];               /* the run-time options in force, as text */
     OdeCheckpoint ck;
     model_stats sum;                 /* of the systems done (a resumed checkpoint's included) */
     double integration;              /* s */
@@ -1416,6 +1482,7 @@ static int ode_job_solvers(OdeJob *job)
         c->solver[j] = s;
         if (rc != MODEL_OK) return ode_runtime("%s", model_solver_error(s));
         model_solver_set_fields(s, r->fields, r->nfield);
+        if (ode_solver_use_options(s, r->opt) != MODEL_OK) return ode_runtime("%s", model_solver_error(s));
         if (r->block) model_solver_set_block(s, r->block);
         model_solver_set_balance(s, r->balance);
         if (ode_solver_set_plan(s, &job->plan.fill) != MODEL_OK) return ode_runtime("%s", model_solver_error(s));
@@ -1425,7 +1492,8 @@ static int ode_job_solvers(OdeJob *job)
     info->model = ODE_MODEL_NAME;
     info->source = ode_model_source;
     info->source_path = ODE_SOURCE_PATH;
-    info->options = ODE_OPTIONS_TEXT;
+    ode_options_text(r->opt, job->options, sizeof job->options);   /* the options in force */
+    info->options = job->options;
     info->command_line = r->command_line ? r->command_line : ODE_MODEL_NAME;
     info->version = ODEGEN_VERSION;
     snprintf(job->device, sizeof job->device, "%s", model_solver_describe(c->solver[0]));
@@ -1552,6 +1620,7 @@ static void ode_job_summary(const OdeJob *job, double output_seconds, const char
         fprintf(stderr, "%s %s %ld", first ? "" : ",", model_status_name(k), job->sum.count[k]);
         first = 0;
     }
+    ode_print_set_options(job->r);
     fputc('\n', stderr);
 }
 
@@ -1615,6 +1684,7 @@ static int ode_runner_parse(OdeRunner *r, int argc, char **argv)
     r->transient = ODE_DEFAULT_TRANSIENT;
     r->record = ODE_DEFAULT_RECORD;
     r->nfield = model_default_fields(r->fields);
+    ode_options_default(r->opt);
     for (int k = 0; k < ODE_NPARAM; k++) r->param[k] = ode_param_default[k];
     for (int k = 0; k < ODE_NSTATE; k++) r->state[k] = ode_state_default[k];
     if (ODE_NSCAN > 0) {

@@ -144,7 +144,7 @@ static double ode_traj_bytes_per_system(const OdeRunner *r)
 {
     if (!ODE_SAVE || r->record == 0) return 0;
     const double cap = ODE_SAVE_MAX > 0 ? (double)ODE_SAVE_MAX
-                                        : floor((double)ODE_OPT_TOTAL / (double)ODE_SAVE_EVERY * (1 + 1e-12)) + 1;
+                                        : floor(r->opt[ODE_OPTION_TOTAL] / model_save_every() * (1 + 1e-12)) + 1;
     return (double)r->record * (cap * (double)(r->nfield + 1) * (double)sizeof(ode_real) + (double)sizeof(unsigned int));
 }
 

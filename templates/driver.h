@@ -70,7 +70,7 @@ ODE_HD static ODE_INLINE void ode_run_system(const OdeArrays *a, int i, int tran
         if (slot >= 0 && r >= transient) sink.slot = slot;
 #endif
         if (!ODE_STATUS_IS_STICKY(s.status))
-            ode_integrate_sampled(&s, sink);
+            ode_integrate_sampled(&s, &a->opt, sink);
 #if ODE_SAVE
         else if (sink.slot >= 0)
             ode_save_count(sink, 0);       /* no integration, no samples */

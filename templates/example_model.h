@@ -17,7 +17,7 @@
  *     set soft {k=0.22, y1=1}
  *
  * In a generated file, ODEGEN_GENERATED is defined and this file is absent:
- * the emitter writes the two parts below around prelude.h and system.h.
+ * the emitter writes the two parts below around prelude.h, options.h and system.h.
  */
 #ifndef ODE_EXAMPLE_MODEL_H
 #define ODE_EXAMPLE_MODEL_H
@@ -34,17 +34,19 @@
 #define ODE_NFIELD 8                 /* y1 y2 ymax k B t t0 t1 */
 #define ODE_NTRIG 1                  /* cos(t) in the right-hand side */
 #define ODE_METHOD 3                 /* rk4 (tableaux.h: ODE_METH_RK4) */
-#define ODE_OPT_DT ODE_R(0.01)
-#define ODE_OPT_T0 0.0
-#define ODE_OPT_TOTAL 6.283185307179586
-#define ODE_OPT_DTMIN ODE_R(1e-12)
-#define ODE_OPT_DTMAX ODE_R(1e6)
+#define ODE_DEFAULT_DT 0.01         /* run-time options: the file's values (options.h) */
+#define ODE_DEFAULT_T0 0.0
+#define ODE_DEFAULT_TOTAL 6.283185307179586
+#define ODE_DEFAULT_TOLER 0.001
+#define ODE_DEFAULT_ATOLER 0.001
+#define ODE_DEFAULT_DTMIN 1e-12
+#define ODE_DEFAULT_DTMAX 1e6
+#define ODE_DEFAULT_MAXSTEPS 100000000ULL
+#define ODE_DEFAULT_BOUND 1e100
 #define ODE_OPT_HGROW ODE_R(5.0)
 #define ODE_OPT_HSHRINK ODE_R(0.1)
 #define ODE_OPT_EVSTEPS 50
 #define ODE_OPT_EVPOINTS 3
-#define ODE_OPT_MAXSTEPS 100000000ULL
-#define ODE_OPT_BOUND ODE_R(1e100)
 #define ODE_HAS_ON_START 0
 #define ODE_HAS_ON_STEP 1
 #define ODE_HAS_ON_END 0
@@ -61,11 +63,12 @@
                          "hgrow=5, hshrink=0.1, evsteps=50, maxsteps=100000000, bound=1e+100, prec=double"
 
 #include "prelude.h"
+#include "options.h"
 #include "system.h"
 
 /* ---------------------------------------------------------------- functions */
-ODE_HD static ODE_INLINE ode_real ode_rtol(int i) { (void)i; return ODE_R(0.001); }
-ODE_HD static ODE_INLINE ode_real ode_atol(int i) { (void)i; return ODE_R(0.001); }
+ODE_HD static ODE_INLINE ode_real ode_rtol(const OdeOptions *ode_opt, int i) { (void)ode_opt; (void)i; return ODE_OPT_TOLER; }
+ODE_HD static ODE_INLINE ode_real ode_atol(const OdeOptions *ode_opt, int i) { (void)ode_opt; (void)i; return ODE_OPT_ATOLER; }
 ODE_HD static ODE_INLINE int ode_event_dir(int e) { (void)e; return -1; }
 ODE_HD static ODE_INLINE ode_real ode_event_tol(int e) { (void)e; return ODE_R(1e-6); }
 ODE_HD static ODE_INLINE int ode_event_stop(int e) { (void)e; return 0; }

@@ -47,7 +47,7 @@
 
 /* Per-integration step counters: 32 bits when maxsteps allows (cheaper in
  * the kernel's inner loop), folded into the system's 64-bit totals at the end. */
-#if ODE_OPT_MAXSTEPS < 4000000000ULL
+#if !ODE_COUNT_64
 typedef unsigned int ode_count;
 #else
 typedef unsigned long long ode_count;
@@ -78,11 +78,13 @@ ODE_HD static ODE_INLINE ode_real ode_step_factor(ode_real ratio, ode_real ln_pr
 
 /* ------------------------------------------------------------------ one integration */
 
-/* Integrates s from s->t0 to s->t1 (or to a stop) and leaves its status;
- * the `save` samples go to sink (slot < 0: none are taken). */
-ODE_HD static ODE_INLINE void ode_integrate_sampled(OdeSystem *s, OdeSaveSink sink)
+/* Integrates s from s->t0 to s->t1 (or to a stop) with the run-time options
+ * ode_opt (options.h: ODE_OPT_DT, … read them) and leaves its status; the
+ * `save` samples go to sink (slot < 0: none are taken). */
+ODE_HD static ODE_INLINE void ode_integrate_sampled(OdeSystem *s, const OdeOptions *ode_opt, OdeSaveSink sink)
 {
     (void)sink;
+    (void)ode_opt;
     s->status = ODE_STATUS_RUNNING;
     ODE_FOR_EVENTS(e) s->count[e] = 0;
     s->t = s->t0;
@@ -198,7 +200,7 @@ ODE_HD static ODE_INLINE void ode_integrate_sampled(OdeSystem *s, OdeSaveSink si
             ode_rk_trial(s, s->t, hs, s->y, have_f, &st, ynew, err, &ts);
             s->evals += ODE_TRIAL_EVALS(have_f);
             have_f = 1;
-            const ode_real ratio = ode_error_ratio(s->y, ynew, err);
+            const ode_real ratio = ode_error_ratio(ode_opt, s->y, ynew, err);
             /* At the smallest step a trial is taken whatever its error; the
              * proposal h decides (a clipped last step may be a hair longer
              * than dtmin and must not be rejected for ever). */
@@ -326,13 +328,13 @@ ODE_HD static ODE_INLINE void ode_integrate_sampled(OdeSystem *s, OdeSaveSink si
 }
 
 /* The same without samples. */
-ODE_HD static ODE_INLINE void ode_integrate(OdeSystem *s)
+ODE_HD static ODE_INLINE void ode_integrate(OdeSystem *s, const OdeOptions *ode_opt)
 {
     OdeSaveSink none;
     none.a = 0;
     none.slot = -1;
     none.rep = 0;
-    ode_integrate_sampled(s, none);
+    ode_integrate_sampled(s, ode_opt, none);
 }
 
 #endif /* ODE_INTEGRATE_H */

@@ -221,15 +221,17 @@ ODE_HD static ODE_INLINE void ode_rk_end(const OdeSystem *s, ode_real t, ode_rea
 
 /* ------------------------------------------------------------------ error ratio */
 
-/* The error ratio max_i |err_i| / (atol_i + rtol_i * max(|y_i|, |ynew_i|));
- * NaN when the trial holds a NaN or an infinity. */
-ODE_HD static ODE_INLINE ode_real ode_error_ratio(const ode_real *y, const ode_real *ynew, const ode_real *err)
+/* The error ratio max_i |err_i| / (atol_i + rtol_i * max(|y_i|, |ynew_i|))
+ * (the tolerances: the model's ode_rtol, ode_atol under the run-time options
+ * ode_opt); NaN when the trial holds a NaN or an infinity. */
+ODE_HD static ODE_INLINE ode_real ode_error_ratio(const OdeOptions *ode_opt, const ode_real *y, const ode_real *ynew,
+                                                  const ode_real *err)
 {
     ode_real ratio = ODE_R(0.0);
     int finite = 1;
     ODE_FOR_STATES(i) {
         finite &= ode_finite(ynew[i]) & ode_finite(err[i]);
-        ode_real scale = ode_atol(i) + ode_rtol(i) * ode_fmax(ode_fabs(y[i]), ode_fabs(ynew[i]));
+        ode_real scale = ode_atol(ode_opt, i) + ode_rtol(ode_opt, i) * ode_fmax(ode_fabs(y[i]), ode_fabs(ynew[i]));
         ode_real q = ode_fabs(err[i]) / scale;
         ratio = q > ratio ? q : ratio;
     }

@@ -82,6 +82,8 @@ typedef struct OdeArrays {
     int nsave, save_cap;
     ode_real save_every;
 
+    OdeOptions opt;              /* the run-time options (options.h), the same for every system */
+
     unsigned int *progress;      /* systems completed (host-visible), or NULL */
     unsigned int *queue;         /* next system to take (load balancing), or NULL */
 } OdeArrays;

@@ -25,6 +25,7 @@ suite() {
 suite "numerics (CPU path, ASan/UBSan)" $PY tests/numerics/test_numerics.py
 suite "integration methods, events, save" $PY tests/numerics/test_methods.py
 [ -f tests/python/test_python.py ] && suite "Python package and examples" $PY tests/python/test_python.py
+[ -f tests/options/test_options.py ] && suite "run-time options (--set, options=) against regenerated models" $PY tests/options/test_options.py
 [ -f tests/xpp/test_xpp.py ] && suite "XPPAUT compatibility" $PY tests/xpp/test_xpp.py
 [ -f tests/xpp/test_corpus.py ] && suite "XPPAUT corpus (syntax, arrays, tables, sets, defaults)" $PY tests/xpp/test_corpus.py
 [ -f tests/xpp/test_globals.py ] && suite "global events located as events" $PY tests/xpp/test_globals.py

@@ -20,9 +20,9 @@ from . import _build, _lib, _progress
 INT_MAX = 2 ** 31 - 1
 STATUS_NAMES = ("ready", "finished", "event", "equilibrium", "maxsteps", "bound", "nan")
 
-# Options the solver will take at run time (issue 12, item 4); until then a scan with one of
-# them runs a variant of the model built with it (cached like any model).
+# Options the solver takes at run time, with no rebuild (api.h's model_solver_set_option).
 RUNTIME_OPTIONS = ("dt", "t0", "total", "toler", "atoler", "dtmin", "dtmax", "maxsteps", "bound")
+_OPTION_ALIASES = {"tol": "toler", "atol": "atoler", "bounds": "bound"}   # XPPAUT's spellings
 
 CPU_CHUNK = 1000000       # most systems per slice on the CPU (as the runner)
 GPU_CHUNK = 4000000       # most systems per slice and GPU
@@ -434,7 +434,9 @@ class Model:
     # ------------------------------------------------------------------ options
 
     def with_options(self, **options):
-        """This model with other options (a cached build): m.with_options(dt=0.005)."""
+        """This model translated with other `@` options (a build of its own, cached):
+        m.with_options(meth="rkck45").  Run-time options (dt, toler, …) need no build: give
+        them to scan(options=…) or run(options=…)."""
         merged = dict(self.options)
         merged.update(options)
         key = tuple(sorted((k, repr(v)) for k, v in merged.items()))
@@ -443,19 +445,46 @@ class Model:
                                        quiet=self._quiet)
         return self._variants[key]
 
-    def _variant(self, options):
-        """The model to run for scan(options=…) / run(options=…)."""
+    def option_defaults(self):
+        """{name: value} of the run-time options in the file (its `@` lines, else odegen's
+        defaults): what scan and run use unless given options=."""
+        out, v = {}, ctypes.c_double()
+        for name in RUNTIME_OPTIONS:
+            self._lib.option_default(name.encode(), ctypes.byref(v))
+            out[name] = v.value
+        return out
+
+    def _runtime_options(self, options):
+        """scan(options=…) / run(options=…) as (name, value) pairs in the order a solver takes
+        them, each checked by the library (ValueError with its reason) before anything runs."""
         if not options:
-            return self
+            return []
         if not isinstance(options, Mapping):
             raise TypeError("options: a dict such as {'dt': 0.005}")
-        for k in options:
-            if not isinstance(k, str) or k.lower() not in RUNTIME_OPTIONS:
+        given = {}
+        for k, v in options.items():
+            name = _OPTION_ALIASES.get(k.lower(), k.lower()) if isinstance(k, str) else k
+            if name not in RUNTIME_OPTIONS:
                 raise ValueError("option %r cannot change from one scan to the next; run-time options are %s. "
                                  "Give it to odegen.load(path, options={%r: ...}) (or method=, precision=)"
                                  % (k, ", ".join(RUNTIME_OPTIONS), k))
-        # Until the solver takes them at run time (issue 12, item 4): a variant built with them.
-        return self.with_options(**{k.lower(): v for k, v in options.items()})
+            if name in given:
+                raise ValueError("option '%s' is given twice" % name)
+            if isinstance(v, bool) or not isinstance(v, (int, float, np.integer, np.floating)):
+                raise TypeError("option %s: a number, not %r" % (name, v))
+            given[name] = float(v)
+        items = list(given.items())
+        file = self.option_defaults()
+        if "dtmin" in given and "dtmax" in given and given["dtmin"] > file["dtmax"]:
+            items.sort(key=lambda item: item[0] != "dtmax")   # raise dtmax first (dtmin <= dtmax at every step)
+        probe = self._solver(1, _lib.BACKEND_CPU, [], None, [])
+        try:
+            for name, value in items:
+                if self._lib.solver_set_option(probe, name.encode(), value) != _lib.OK:
+                    raise ValueError(self._lib.text(self._lib.solver_error(probe)))
+        finally:
+            self._lib.solver_free(probe)
+        return items
 
     # ------------------------------------------------------------------ memory and slices
 
@@ -507,18 +536,22 @@ class Model:
         slices = -(-n // size)
         return -(-n // slices)   # even slices: the last is not a sliver
 
-    def _solver(self, count, backend, devices, watch):
+    def _solver(self, count, backend, devices, watch, options):
         lib = self._lib
         s = ctypes.c_void_p()
         devs = (ctypes.c_int * max(1, len(devices)))(*devices)
         rc = lib.solver_create(ctypes.byref(s), count, backend, devs if devices else None, len(devices))
+        for name, value in options:
+            if rc == _lib.OK:
+                rc = lib.solver_set_option(s, name.encode(), value)
         if rc != _lib.OK:
             message = lib.text(lib.solver_error(s))
             lib.solver_free(s)
             if rc == -3:
                 raise MemoryError(message)
             raise OdegenError(message, rc)
-        lib.solver_set_progress(s, watch.callback, None)
+        if watch is not None:
+            lib.solver_set_progress(s, watch.callback, None)
         return s
 
     def _fail(self, s, rc, watch):
@@ -532,15 +565,18 @@ class Model:
             raise ValueError("%s must be a whole number from %d to %d, not %r" % (name, low, INT_MAX, value))
         return int(value)
 
-    def _pool(self, systems, n):
-        """The model_pool of all the systems (n entries), and the arrays it points into."""
+    def _pool(self, systems, n, options):
+        """The model_pool of all the systems (n entries), and the arrays it points into; the
+        windows not given are [t0, t0 + total] of the options in force."""
         lib = self._lib
+        opt = self.option_defaults()
+        opt.update(options)
         p = systems.rows(_lib.KIND_PARAM, len(self.names.parameters),
                          [lib.default(_lib.KIND_PARAM, i) for i in range(len(self.names.parameters))])
         y = systems.rows(_lib.KIND_STATE, len(self.names.states),
                          [lib.default(_lib.KIND_STATE, i) for i in range(len(self.names.states))])
-        t0 = systems.rows(_lib.KIND_T0, 1, [lib.default(_lib.KIND_T0, 0)])
-        t1 = systems.rows(_lib.KIND_T1, 1, [lib.default(_lib.KIND_T1, 0)])
+        t0 = systems.rows(_lib.KIND_T0, 1, [opt["t0"]])
+        t1 = systems.rows(_lib.KIND_T1, 1, [opt["t0"] + opt["total"]])
         pool = _lib.Pool(size=n, params=_ptr(p), states=_ptr(y), t0=_ptr(t0), t1=_ptr(t1))
         return pool, (p, y, t0, t1)   # the arrays must outlive the pool
 
@@ -564,8 +600,9 @@ class Model:
         chunk     most systems per solver (default: as many as memory allows)
         progress  None: a text bar on an interactive terminal; False: none; a callable
                   progress(done, total)
-        options   run-time options (dt, t0, total, toler, atoler, dtmin, dtmax, maxsteps,
-                  bound): today a variant of the model built with them (cached)
+        options   run-time options, no rebuild: {"dt": 0.005}; any of dt, t0, total, toler,
+                  atoler, dtmin, dtmax, maxsteps, bound (odegen.RUNTIME_OPTIONS; the file's
+                  values otherwise: Model.option_defaults()); checked before anything runs
 
         Returns a Result: result["y1"] has shape (systems, record); result.status likewise.
         Ctrl-C stops the scan (KeyboardInterrupt) and leaves the model usable.
@@ -573,10 +610,7 @@ class Model:
         The results are held in memory (checked before anything is allocated: MemoryError
         with the sizes when they do not fit).  For results larger than memory, use the
         runner's HDF5 output (./MODEL -o FILE.h5), which streams them chunk by chunk."""
-        model = self._variant(options)
-        if model is not self:
-            return model.scan(values, transient=transient, record=record, fields=fields, backend=backend,
-                              devices=devices, chunk=chunk, progress=progress)
+        opts = self._runtime_options(options)
         lib = self._lib
         transient = self._whole("transient", self.transient if transient is None else transient)
         record = self._whole("record", self.record if record is None else record)
@@ -607,17 +641,18 @@ class Model:
             return rc
 
         start = time.monotonic()
-        totals, device = self._in_slices(systems, size, be, devices, progress, scan_slice,
+        totals, device = self._in_slices(systems, size, be, devices, progress, opts, scan_slice,
                                          lambda s: lib.solver_set_fields(s, code_array, nfield))
         return Result(self.name, out, status, systems.inputs(), systems.axes, totals, device,
                       time.monotonic() - start)
 
-    def _in_slices(self, systems, size, backend, devices, progress, work, setup=None):
+    def _in_slices(self, systems, size, backend, devices, progress, options, work, setup=None):
         """Loads the systems into solvers `size` at a time (the last slice may be smaller: a
-        solver of its size) and calls work(solver, first system, count) on each, which
-        returns api.h's code; returns the statistics and the device's description."""
+        solver of its size) with the run-time options, and calls work(solver, first system,
+        count) on each, which returns api.h's code; returns the statistics and the device's
+        description."""
         lib, n = self._lib, systems.n
-        pool, keep = self._pool(systems, n)
+        pool, keep = self._pool(systems, n, dict(options))
         totals = {"count": [0] * _lib.NSTATUS, "steps": 0, "evals": 0, "kernel_seconds": 0.0}
         device, s = "", None
         with _progress.Watch(self.name, n, progress) as watch:
@@ -627,7 +662,7 @@ class Model:
                     if s is None or lib.solver_size(s) != count:
                         lib.solver_free(s)
                         s = None
-                        s = self._solver(count, backend, devices, watch)
+                        s = self._solver(count, backend, devices, watch, options)
                         if setup:
                             setup(s)
                         device = lib.text(lib.solver_describe(s))
@@ -655,14 +690,12 @@ class Model:
     # ------------------------------------------------------------------ run
 
     def run(self, values=None, *, backend="auto", devices=None, chunk=None, progress=None, options=None):
-        """One integration of each system over its window [t0, t1] (default: the model's
-        [@t0, @t0 + @total]); values as for scan (default: one system at the model's values).
+        """One integration of each system over its window [t0, t1] (default: [t0, t0 + total]
+        of the run-time options); values as for scan (default: one system at the model's values).
         Returns a RunResult: result["y1"] (one value per system) for every state and
         accessory, and t, t0, t1; result.status.  Chain runs by passing end states back as
-        initial values."""
-        model = self._variant(options)
-        if model is not self:
-            return model.run(values, backend=backend, devices=devices, chunk=chunk, progress=progress)
+        initial values.  options: run-time options, as for scan."""
+        opts = self._runtime_options(options)
         lib = self._lib
         systems = self._systems(values if values is not None else {})
         n = systems.n
@@ -682,7 +715,7 @@ class Model:
             return rc if rc != _lib.OK else lib.solver_store(s, ctypes.byref(store), base, 0, count)
 
         start = time.monotonic()
-        totals, device = self._in_slices(systems, size, be, devices, progress, run_slice)
+        totals, device = self._in_slices(systems, size, be, devices, progress, opts, run_slice)
         arrays = {name: states[k] for k, name in enumerate(self.names.states)}
         arrays.update({name: acc[k] for k, name in enumerate(self.names.accessories)})
         arrays.update({"t": t, "t0": t0, "t1": t1})

@@ -15,6 +15,9 @@
 #   9. the models' derivatives on the GPU against the CPU (tests/deriv/gpu_agree.py)
 #  10. the MPI runner: 1 rank x 1 GPU, 1 x 2, 2 x 1 against one process, checkpoints
 #      (tests/gpu/mpi.sh; OpenMPI installed, or the bundle of tools/mpi_bundle.sh in .mpi/)
+#  11. run-time options on the GPU: --set equals the model translated with the
+#      options, byte for byte; Python's options= (tests/options; one test at a
+#      time: its tests share builds)
 # Uses build/odegen as it is (flex and bison need not be on the GPU machine).
 set -u
 cd "$(dirname "$0")/../.."
@@ -39,5 +42,6 @@ step "XPPAUT's features, GPU and CPU" $PY tests/gpu/xpp_features.py
 step "clashing names, nvcc" env ODEGEN_BACKEND=cpu ODEGEN_JOBS=8 $PY tests/names/test_names.py --nvcc
 step "derivatives, GPU against CPU" $PY tests/deriv/gpu_agree.py
 step "the MPI runner on the GPUs (ranks x GPUs, checkpoints; MPI from .mpi/ where none is installed)" env ODEGEN_MPI_OPTIONAL=1 bash tests/gpu/mpi.sh
+step "run-time options on the GPU (--set == regenerated, options=)" env ODEGEN_JOBS=1 $PY tests/options/test_options.py
 [ $status = 0 ] && echo "test-gpu: all passed" || echo "test-gpu: FAILED"
 exit $status

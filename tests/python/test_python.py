@@ -274,8 +274,9 @@ def test_model_errors():
     expect(FileNotFoundError, "no such .ode file", lambda: load(os.path.join(d, "missing.ode")))
     expect(odegen.ModelError, "dt must be positive", lambda: load(os.path.join(MODELS, "duffing.ode"),
                                                                   options={"dt": -1}))
-    expect(odegen.ModelError, "unknown method 'zz'", lambda: load(os.path.join(MODELS, "duffing.ode"),
-                                                                               method="zz"))
+    # ('euler2' is XPPAUT's euler since XPPAUT's first-letter reading of methods)
+    expect(odegen.ModelError, "method 'ymp': XPPAUT reads it as ymp, which is a symplectic method",
+           lambda: load(os.path.join(MODELS, "duffing.ode"), method="ymp"))
     expect(ValueError, "precision must be 'double' or 'float'", lambda: load(path, precision="half"))
 
 
@@ -482,7 +483,7 @@ def test_command_line():
     check(p.returncode == 0 and p.stderr == want and p.stdout == "", "odegen 3body.ode: %r" % p.stderr)
     p = subprocess.run([odegen_bin, "3body.ode", "-q", "-o", "x", "--option", "dt=0.02"], cwd=d,
                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    check(p.returncode == 0 and p.stderr == "" and "ODE_R(0.02)" in open(os.path.join(d, "x", "m_3body.cu")).read(),
+    check(p.returncode == 0 and p.stderr == "" and "#define ODE_DEFAULT_DT 0.02" in open(os.path.join(d, "x", "m_3body.cu")).read(),
           "-q and --option: %r" % p.stderr)
     p = subprocess.run([odegen_bin, "3body.ode", "--option", "dt"], cwd=d, stdout=subprocess.PIPE,
                        stderr=subprocess.PIPE, text=True)

@@ -156,6 +156,22 @@ expect 2 "$E --chunk expects a whole number from 1 to 2147483647, got '0'" --chu
 expect 2 "$E --devices expects device numbers like 0,1, got '0,a'" --devices 0,a
 expect 2 "$E device 1 is listed twice in --devices" --devices 1,0,1
 expect 2 "$E --devices goes with the GPU backend, not --backend cpu" --backend cpu --devices 0
+# run-time options through --set: checked as the file's @ options, with suggestions from both lists
+expect 2 "$E bad value in --set dt=-1: dt must be positive" --set dt=-1
+expect 2 "$E bad value in --set total=0: total must be positive" --set total=0
+expect 2 "$E bad value in --set toler=0: toler must be positive" --set toler=0
+expect 2 "$E bad value in --set maxsteps=1.5: maxsteps must be a whole number of at least 1" --set maxsteps=1.5
+expect 2 "$E bad value in --set maxsteps=5e9: maxsteps must be at most 3999999999 (the step counter has 32 bits; a model whose file sets @ maxsteps to 4e9 or more counts with 64)" --set maxsteps=5e9
+expect 2 "$E bad value 'inf' in --set bound=inf: not a finite number" --set bound=inf
+expect 2 "$E bad value 'x' in --set dt=x: not a number" --set dt=x
+expect 2 "$E bad --set: dtmin (2) is larger than dtmax (1)" --set dtmax=1 --set dtmin=2
+expect 2 "$E unknown name 'dtt' in --set; did you mean 'dt'?" --set dtt=0.1
+expect 2 "$E unknown name 'totl' in --set; did you mean 'total'?" --set totl=3
+expect 2 "$E unknown name 'y' in --set; did you mean 'y1'?" --set y=3
+expect 2 "$E cannot set 't1': the window's end is t0 + total; --set total=9.5 makes it 10 (t0=0.5)" --set t0=0.5 --set t1=10
+expect 2 "$E cannot set 't1': the window's end is t0 + total, set with --set t0=… and --set total=…" --set t1=-1
+expect 2 "$E unknown option 'k' in --set; the run-time options are dt, t0, total, toler, atoler, dtmin, dtmax, maxsteps, bound" --set @k=1
+expect 2 "$E cannot scan 'dt': it is a run-time option, the same for every system (--set dt=VALUE)" --scan 'dt=lin(0.1,0.2,3)'
 
 # ------------------------------------------------------------------ runtime errors (exit 1)
 echo "== runner: runtime errors"
@@ -194,6 +210,23 @@ run --help
     grep -q 'fields:                 y1 y2 ymax k B t t0 t1' "$T/out" && grep -q 'scan:                   k=lin(0.2,0.3,30720)' "$T/out" &&
     grep -q -- '--recorded M            integrations recorded (default 32)' "$T/out" && grep -q 'Exit status: 0 when' "$T/out" && ok ||
     fail "--help: status $rc"
+
+run --help
+grep -q '^  run-time options (--set, no rebuild; method rk4):' "$T/out" &&
+    grep -q '^    dt=0.01 t0=0 total=6.283185307179586 maxsteps=100000000 bound=1e+100$' "$T/out" && ok ||
+    fail "--help lists the run-time options: $(grep -A2 'run-time options' "$T/out")"
+
+# Run-time options: the window from t0 and total, maxsteps and bound as
+# statuses, a note for an option the method does not read (rk4: toler).
+run --scan 'k=list(0.2,0.3)' --fields t0,t1,t --transient 0 --recorded 1 --set t0=1 --set total=0.5 --set toler=1e-9
+same_text "$T/out" "system,rep,t0,t1,t,status
+0,0,1,1.5,1.5,finished
+1,0,1,1.5,1.5,finished" "--set t0, total"
+grep -q '^example: note: toler is not used by rk4, a fixed-step method$' "$T/err" && ok || fail "note for toler with rk4: $(cat "$T/err")"
+run --quiet --scan 'k=list(0.2)' --fields y1 --transient 0 --recorded 2 --set maxsteps=7 --set dt=0.001
+[ "$(tail -n +2 "$T/out" | cut -d, -f4 | tr '\n' ' ')" = "maxsteps maxsteps " ] && ok || fail "--set maxsteps: $(cat "$T/out")"
+run --quiet --scan 'k=list(0.2)' --set y1=0.5 --fields y1 --transient 0 --recorded 2 --set bound=0.6
+grep -q ',bound$' "$T/out" && [ "$(grep -c ',bound$' "$T/out")" = 2 ] && ok || fail "--set bound: $(cat "$T/out")"
 
 # Cartesian product, last scan fastest; recorded field values; ordering by system then rep.
 run --quiet --scan 'k=list(0.2,0.3)' --scan 'B=list(1,2,3)' --fields k,B,t0,t1 --transient 1 --recorded 2

@@ -8,6 +8,7 @@
 #include "example_model.h"
 #include "solver.h"
 #include "driver.h"
+#include "options.c"
 
 #include <math.h>
 #include <stdint.h>
@@ -634,8 +635,8 @@ static void test_against_solver(void)
 
     OdeSystem sys;
     memset(&sys, 0, sizeof sys);
-    sys.t0 = ODE_OPT_T0;
-    sys.t1 = ODE_OPT_T0 + ODE_OPT_TOTAL;
+    sys.t0 = ODE_DEFAULT_T0;
+    sys.t1 = ODE_DEFAULT_T0 + ODE_DEFAULT_TOTAL;
     sys.t = sys.t0;
     sys.y[0] = y1;
     sys.y[1] = y2;
@@ -644,7 +645,10 @@ static void test_against_solver(void)
     sys.status = ODE_STATUS_READY;
     ode_model_derived(&sys);
     ode_model_acc_init(&sys);
-    ode_integrate(&sys);
+    double file[ODE_NOPTION];
+    ode_options_default(file);
+    const OdeOptions options = ode_options_for_solver(file);
+    ode_integrate(&sys, &options);
     for (int i = 0; i < 3; i++) {
         CHECK_SAME(get(s, MODEL_KIND_STATE, MODEL_STATE_Y1, i), sys.y[0]);
         CHECK_SAME(get(s, MODEL_KIND_STATE, MODEL_STATE_Y2, i), sys.y[1]);
@@ -659,6 +663,149 @@ static void test_against_solver(void)
      * stays in a bounded region over one period, and ymax >= y1 at both ends. */
     CHECK(fabs(sys.y[0]) < 2 && fabs(sys.y[1]) < 2 && sys.acc[0] >= y1 && sys.acc[0] >= sys.y[0]);
     model_solver_free(s);
+}
+
+/* One system integrated by hand with the given dt and total: the
+ * library's run with the same run-time options must give these numbers. */
+static OdeSystem by_hand(double k, double dt, double total)
+{
+    double v[ODE_NOPTION];
+    ode_options_default(v);
+    v[ODE_OPTION_DT] = dt;
+    v[ODE_OPTION_TOTAL] = total;
+    const OdeOptions options = ode_options_for_solver(v);
+    OdeSystem sys;
+    memset(&sys, 0, sizeof sys);
+    sys.t0 = sys.t = (ode_real)v[ODE_OPTION_T0];
+    sys.t1 = (ode_real)(v[ODE_OPTION_T0] + total);
+    sys.y[0] = ode_state_default[0];
+    sys.y[1] = ode_state_default[1];
+    sys.p[0] = k;
+    sys.p[1] = ode_param_default[1];
+    sys.status = ODE_STATUS_READY;
+    ode_model_derived(&sys);
+    ode_model_acc_init(&sys);
+    ode_integrate(&sys, &options);
+    return sys;
+}
+
+/* Run-time options (api.h): names, the file's values, checks with one
+ * reason each and the solver unchanged, windows, bit-for-bit agreement with
+ * the solver run by hand, statuses from maxsteps and bound, and two solvers
+ * with different options side by side. */
+static void test_options(void)
+{
+    double v = 0;
+    CHECK(model_option_count() == 9);
+    CHECK_STR(model_option_name(0), "dt");
+    CHECK_STR(model_option_name(8), "bound");
+    CHECK(model_option_name(9) == NULL && model_option_name(-1) == NULL);
+    CHECK_RC(model_option_default("dt", &v), MODEL_OK);
+    CHECK_SAME(v, 0.01);
+    CHECK_RC(model_option_default("TOTAL", &v), MODEL_OK);
+    CHECK_SAME(v, 6.283185307179586);
+    CHECK_RC(model_option_default("bounds", &v), MODEL_OK);   /* XPPAUT's spelling */
+    CHECK_SAME(v, 1e100);
+    CHECK_RC(model_option_default("@tol", &v), MODEL_OK);
+    CHECK_SAME(v, 0.001);
+    CHECK_RC(model_option_default("meth", &v), MODEL_ERR_NAME);
+    CHECK_RC(model_option_default("dt", NULL), MODEL_ERR_ARG);
+
+    model_solver *s = cpu_solver(3);
+    CHECK_RC(model_solver_get_option(s, "maxsteps", &v), MODEL_OK);
+    CHECK_SAME(v, 1e8);
+    struct {
+        const char *name;
+        double value;
+        const char *why;
+    } bad[] = {
+        {"dt", -1, "model_solver_set_option: dt must be positive"},
+        {"dt", 0, "model_solver_set_option: dt must be positive"},
+        {"total", NAN, "model_solver_set_option: total must be a finite number"},
+        {"t0", INFINITY, "model_solver_set_option: t0 must be a finite number"},
+        {"toler", 0, "model_solver_set_option: toler must be positive"},
+        {"maxsteps", 1.5, "model_solver_set_option: maxsteps must be a whole number of at least 1"},
+        {"maxsteps", 0, "model_solver_set_option: maxsteps must be a whole number of at least 1"},
+        {"maxsteps", 5e9, "model_solver_set_option: maxsteps must be at most 3999999999 (the step counter has 32 "
+                          "bits; a model whose file sets @ maxsteps to 4e9 or more counts with 64)"},
+        {"dtmin", 1e7, "model_solver_set_option: dtmin (1e+07) is larger than dtmax (1e+06)"},
+        {"dtmax", 1e-13, "model_solver_set_option: dtmin (1e-12) is larger than dtmax (1e-13)"},
+        {"bound", -3, "model_solver_set_option: bound must be positive"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        CHECK_RC(model_solver_set_option(s, bad[i].name, bad[i].value), MODEL_ERR_ARG);
+        CHECK_STR(model_solver_error(s), bad[i].why);
+        CHECK_RC(model_solver_get_option(s, bad[i].name, &v), MODEL_OK);
+        CHECK(v == (strcmp(bad[i].name, "dt") == 0 ? 0.01 : v));   /* unchanged */
+    }
+    CHECK_RC(model_solver_get_option(s, "dt", &v), MODEL_OK);
+    CHECK_SAME(v, 0.01);
+    CHECK_RC(model_solver_set_option(s, "k", 1), MODEL_ERR_NAME);
+    CHECK_STR(model_solver_error(s), "model_solver_set_option: unknown option 'k' (the run-time options are dt, t0, "
+                                     "total, toler, atoler, dtmin, dtmax, maxsteps, bound)");
+    CHECK_RC(model_solver_get_option(s, "dt", NULL), MODEL_ERR_ARG);
+    /* dtmax first to raise both (CVODE's order) */
+    CHECK_RC(model_solver_set_option(s, "dtmax", 1e8), MODEL_OK);
+    CHECK_RC(model_solver_set_option(s, "dtmin", 1e7), MODEL_OK);
+
+    /* t0 and total make every resident system's window, and that of systems
+     * loaded without one. */
+    CHECK_RC(model_solver_set(s, MODEL_KIND_T1, 0, 1, 99.0), MODEL_OK);
+    CHECK_RC(model_solver_set_option(s, "t0", 2.0), MODEL_OK);
+    CHECK_RC(model_solver_set_option(s, "total", 1.5), MODEL_OK);
+    for (int i = 0; i < 3; i++) {
+        CHECK_SAME(get(s, MODEL_KIND_T0, 0, i), 2.0);
+        CHECK_SAME(get(s, MODEL_KIND_T, 0, i), 2.0);
+        CHECK_SAME(get(s, MODEL_KIND_T1, 0, i), 3.5);
+    }
+    model_pool pool;
+    CHECK_RC(model_pool_create(&pool, 3), MODEL_OK);
+    CHECK_SAME(pool.t1[0], 6.283185307179586);   /* the file's window */
+    free(pool.t0);
+    free(pool.t1);
+    pool.t0 = pool.t1 = NULL;
+    CHECK_RC(model_solver_set(s, MODEL_KIND_T1, 0, MODEL_ALL_SYSTEMS, 50.0), MODEL_OK);
+    CHECK_RC(model_solver_load(s, &pool, 0, 0, 3), MODEL_OK);
+    CHECK_SAME(get(s, MODEL_KIND_T1, 0, 2), 3.5);   /* the options' window */
+    model_pool_destroy(&pool);
+    model_solver_free(s);
+
+    /* Two solvers with different dt and total, run one after the other and
+     * interleaved: each as the solver by hand with its options, exactly. */
+    model_solver *a = cpu_solver(2), *b = cpu_solver(2);
+    for (int i = 0; i < 2; i++) {
+        model_solver_set(a, MODEL_KIND_PARAM, MODEL_PARAM_K, i, 0.21 + 0.05 * i);
+        model_solver_set(b, MODEL_KIND_PARAM, MODEL_PARAM_K, i, 0.21 + 0.05 * i);
+    }
+    CHECK_RC(model_solver_set_option(a, "dt", 0.005), MODEL_OK);
+    CHECK_RC(model_solver_set_option(b, "total", 3.0), MODEL_OK);
+    CHECK_RC(model_solver_run(b), MODEL_OK);
+    CHECK_RC(model_solver_run(a), MODEL_OK);
+    for (int i = 0; i < 2; i++) {
+        const OdeSystem ha = by_hand(0.21 + 0.05 * i, 0.005, 6.283185307179586);
+        const OdeSystem hb = by_hand(0.21 + 0.05 * i, 0.01, 3.0);
+        CHECK_SAME(get(a, MODEL_KIND_STATE, MODEL_STATE_Y1, i), ha.y[0]);
+        CHECK_SAME(get(a, MODEL_KIND_STEPS, 0, i), (double)ha.steps);
+        CHECK_SAME(get(b, MODEL_KIND_STATE, MODEL_STATE_Y2, i), hb.y[1]);
+        CHECK_SAME(get(b, MODEL_KIND_T, 0, i), 3.0);
+        /* 2π/0.005 and 3/0.01 steps (an event's location splits a step now and then) */
+        CHECK(ha.steps >= 1257 && ha.steps < 1270 && hb.steps >= 300 && hb.steps < 310);
+    }
+    const unsigned long long first_steps = by_hand(0.21, 0.005, 6.283185307179586).steps;
+    /* maxsteps and bound end integrations with their statuses */
+    CHECK_RC(model_solver_set_option(a, "maxsteps", 10), MODEL_OK);
+    CHECK_RC(model_solver_set(a, MODEL_KIND_STATUS, 0, MODEL_ALL_SYSTEMS, MODEL_STATUS_FINISHED), MODEL_OK);
+    CHECK_RC(model_solver_run(a), MODEL_OK);
+    int status = -1;
+    unsigned long long steps = 0;
+    CHECK_RC(model_solver_get_counts(a, 0, &status, &steps, NULL), MODEL_OK);
+    CHECK(status == MODEL_STATUS_MAXSTEPS && steps == first_steps + 10);
+    CHECK_RC(model_solver_set_option(b, "bound", 1e-3), MODEL_OK);
+    CHECK_RC(model_solver_run(b), MODEL_OK);
+    CHECK_RC(model_solver_get_counts(b, 1, &status, NULL, NULL), MODEL_OK);
+    CHECK(status == MODEL_STATUS_BOUND);
+    model_solver_free(a);
+    model_solver_free(b);
 }
 
 static void test_estimate(void)
@@ -769,6 +916,7 @@ int main(void)
     test_columns_stop_scan_lines();
     test_statuses();
     test_against_solver();
+    test_options();
     test_estimate();
     test_runner_csv();
     return check_report("test_api");

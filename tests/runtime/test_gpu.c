@@ -232,6 +232,39 @@ int main(int argc, char **argv)
     }
     model_solver_free(cpu);
 
+    /* Run-time options travel with each launch: two GPU solvers with
+     * different options, run one after the other and each twice, against CPU
+     * solvers with the same options. */
+    {
+        model_solver *ga = make(n, MODEL_BACKEND_GPU, all, ndev), *gb = make(n, MODEL_BACKEND_GPU, all, ndev);
+        model_solver *ca = make(n, MODEL_BACKEND_CPU, NULL, 0), *cb = make(n, MODEL_BACKEND_CPU, NULL, 0);
+        model_solver *with_a[2] = {ga, ca}, *with_b[2] = {gb, cb};
+        for (int k = 0; k < 2; k++) {
+            CHECK_RC(model_solver_set_option(with_a[k], "dt", 0.005), MODEL_OK);
+            CHECK_RC(model_solver_set_option(with_a[k], "total", 4.0), MODEL_OK);
+            CHECK_RC(model_solver_set_option(with_b[k], "maxsteps", 300), MODEL_OK);
+            CHECK_RC(model_solver_set_option(with_b[k], "bound", 1.3), MODEL_OK);
+        }
+        for (int r = 0; r < 2; r++) {
+            CHECK_RC(model_solver_run(ga), MODEL_OK);
+            CHECK_RC(model_solver_run(gb), MODEL_OK);
+            CHECK_RC(model_solver_run(ca), MODEL_OK);
+            CHECK_RC(model_solver_run(cb), MODEL_OK);
+        }
+        compare(ga, ca, 1e-6, "GPU vs CPU with dt=0.005, total=4");
+        compare(gb, cb, 1e-6, "GPU vs CPU with maxsteps=300, bound=1.3");
+        model_stats sa, sb;
+        model_solver_stats(ga, &sa);
+        model_solver_stats(gb, &sb);
+        CHECK(sa.count[MODEL_STATUS_FINISHED] == n && get(ga, MODEL_KIND_T, 0, 0) == 4.0);
+        CHECK(sb.count[MODEL_STATUS_MAXSTEPS] + sb.count[MODEL_STATUS_BOUND] == n && sb.count[MODEL_STATUS_MAXSTEPS] > 200 &&
+              sb.count[MODEL_STATUS_BOUND] > 500);
+        model_solver_free(ga);
+        model_solver_free(gb);
+        model_solver_free(ca);
+        model_solver_free(cb);
+    }
+
     /* Throughput on the model's own default scan size (one chunk). */
     if (!getenv("ODE_GPU_QUICK")) {
         const int big = 30720;
