@@ -3,7 +3,7 @@
  * tests build the runtime exactly as a generated model does:
  *   NAME.h  = model constants + runtime/api.h
  *   NAME.cu = NAME.h, model section, solver.h, driver.h, scan_fill.c,
- *             library.c, save.c, shortest_tables.h, shortest.c, output.h,
+ *             library.c, period.c, save.c, shortest_tables.h, shortest.c, output.h,
  *             output_csv.c, output.c, runner.c,
  *             runner_save.c
  *   NAME_main.c = output.h, output_h5.c (with -DODE_HDF5), main (runner_main.c)
@@ -19,6 +19,7 @@
 #include "driver.h"
 #include "scan_fill.c"
 #include "library.c"
+#include "period.c"
 #include "shortest_tables.h"
 #include "shortest.c"
 #include "output.h"
