@@ -21,6 +21,7 @@
 #include "builtins.h"
 #include "diag.h"
 #include "expand.h"
+#include "lyapunov.h"
 #include "method.h"
 #include "model.h"
 #include "options.h"
@@ -2159,5 +2160,6 @@ Model *check_program(const Program *prog, int precision)
         if (m->period_field) PUSH(m->fields, m->nfield, m->period_field);
     }
     if (m->single && !diag_error_count()) check_single_precision(prog);
+    if (m->nlyap && !diag_error_count()) check_lyapunov_derivatives(m);
     return diag_error_count() ? NULL : m;
 }

@@ -99,6 +99,7 @@ ODE_HD static ODE_INLINE void ode_integrate_sampled(OdeSystem *s, OdeSaveSink si
 #endif
 #if ODE_NLYAP > 0
     const ode_real t_start = s->t;
+    s->lqr = t_start;                      /* (the window may start anywhere: every=T counts from here) */
 #endif
     const ode_real t1 = s->t1;
     ode_real h = ODE_OPT_DT;

@@ -25,10 +25,11 @@
  * and ode_tangent_rk_step (the whole explicit Runge–Kutta step, after the
  * state's step was accepted: J is needed on accepted steps only).
  *
- * A vector K whose Gram–Schmidt residual falls below 2^16 ε of its length
- * (it has become parallel to the ones before it within rounding: `every=T`
- * too long for the spread of the exponents, or a reset that collapses a
- * direction) is marked lost: lyapK and the exponents after it read NaN.
+ * A vector K whose Gram–Schmidt residual falls below 1024 ε of its length
+ * (it has become parallel to the ones before it within rounding, so that
+ * ln r_KK would be off by more than about 10^-3: `every=T` too long for the
+ * spread of the exponents, or a reset that collapses a direction) is marked
+ * lost: lyapK and the exponents after it read NaN.
  */
 #ifndef ODE_TANGENT_H
 #define ODE_TANGENT_H
@@ -62,7 +63,7 @@
 #endif
 
 /* A Gram–Schmidt residual below this fraction of the vector's length: lost. */
-#define ODE_LYAP_LOST (ODE_R(65536.0) * ODE_EPS)
+#define ODE_LYAP_LOST (ODE_R(1024.0) * ODE_EPS)
 
 /* ------------------------------------------------------------------ start of a launch */
 
