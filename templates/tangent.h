@@ -215,13 +215,19 @@ ODE_HD static ODE_INLINE void ode_tangent_event_before(OdeSystem *s, int e, OdeS
     }
 }
 
-/* After event e's statements: v_m ← R v_m + (f⁺ − R f⁻ − R_t) (∇g·v_m) / (∇g·f⁻ + g_t). */
+ODE_HD static ODE_INLINE void ode_tangent_qr(OdeSystem *s);
+
+/* After event e's statements: v_m ← R v_m + (f⁺ − R f⁻ − R_t) (∇g·v_m) / (∇g·f⁻ + g_t),
+ * then re-orthonormalised: near a grazing impact (∇g·f⁻ small) the rank-one
+ * term stretches every vector along one direction, and a sequence of such
+ * impacts (chattering) would leave them parallel within rounding. */
 ODE_HD static ODE_INLINE void ode_tangent_event_after(OdeSystem *s, const OdeSaltation *sa)
 {
     ode_real f[ODE_ALLOC(ODE_NSTATE)];
     ode_rhs_at(s, s->t, s->y, f);
     s->evals++;
     ODE_FOR_LYAP(m) ODE_FOR_STATES(i) s->lv[m][i] = sa->rv[m][i] + (f[i] - sa->rf[i]) * sa->d[m];
+    ode_tangent_qr(s);
 }
 
 /* ------------------------------------------------------------------ measurement */
