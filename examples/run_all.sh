@@ -15,7 +15,7 @@
 #
 # DIR receives, per example, TAG.dat (the reduced data: < 16 MB each at full
 # size), plus runs.log (the runners' summaries) and summary.txt (one line per
-# run: tag, size, backend, wall time, runner summary): 8 files in all, and the
+# run: tag, size, backend, wall time, runner summary): 11 files in all, and the
 # PNGs when gnuplot is present.  With --raw, also each run's full CSV.
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
