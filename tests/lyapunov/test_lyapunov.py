@@ -398,6 +398,45 @@ def test_period_against_poincare_points():
     check({0, 1, 3, 5} <= seen, "periods seen over the scan: %s" % sorted(seen))
 
 
+def test_period_rotation_and_limit_cycle():
+    """Known periods: the harmonic oscillator over windows of 2/5 of its
+    period (rotation by 144 degrees: period 5, both exponents 0) and of
+    1/golden ratio of it (an irrational rotation: 0, quasi-periodic); Van der
+    Pol (mu = 1) from one maximum of x to the next (an event with stop=1):
+    period 1, and the window's length is the limit cycle's period 6.6632868593."""
+    text = """x'=y
+y'=-x
+init x=1
+lyapunov 2
+period tol=1e-7
+@ meth=dop853, toler=1e-12, atoler=1e-12, dt=0.01, total=2.5132741228718345
+repeat transient=0, record=80
+done
+"""
+    runner = build("ly_rotation", text, sanitize=False)
+    row = last(run(runner))
+    near("rotation by 2/5 of a turn: period", row["period"], 5, 0)
+    near("rotation: lyap1", row["lyap1"], 0.0, 1e-9)
+    near("rotation: lyap2", row["lyap2"], 0.0, 1e-9)
+    row = last(run(build("ly_rotation_golden", text.replace("2.5132741228718345", "3.8832220774509327"),
+                         sanitize=False)))
+    near("irrational rotation: period", row["period"], 0, 0)
+    vdp = """x'=y
+y'=(1-x^2)*y-x
+init x=2
+event top: y, dir=-1, tol=1e-12, stop=1
+period of=x, y, tol=1e-6
+@ meth=dopri5, toler=1e-11, atoler=1e-11, dt=0.01, total=100
+repeat transient=20, record=8
+record t, t0, period
+done
+"""
+    r = run(build("ly_vdp", vdp, sanitize=False))
+    row = last(r)
+    near("van der pol: period in integrations", row["period"], 1, 0)
+    near("van der pol: the cycle's time", row["t"] - row["t0"], 6.6632868593, 1e-6)
+
+
 def test_period_of_aux_and_failed_system():
     """of= an aux quantity; a system that fails (bound) has period 0 and NaN
     exponents, not the period of its frozen state."""
