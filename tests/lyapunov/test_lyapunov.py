@@ -24,7 +24,8 @@ independent:
   registers the tangent vectors cost: no spills for the paper's sizes.
 
 Run: /usr/bin/python3 tests/lyapunov/test_lyapunov.py [name-filter…]
-(ODEGEN_BACKEND=gpu runs it on the GPU.)  Models whose test is about numbers
+(ODEGEN_BACKEND=gpu runs it on the GPU; every test builds under names of its
+own, so that ODEGEN_JOBS=N may run them at the same time.)  Models whose test is about numbers
 are built without sanitizers (faster); the period test runs the runtime's
 ring (runtime/period.c) with ASan/UBSan.
 """
@@ -232,7 +233,7 @@ def test_duffing_floquet():
     """Periodic orbits whose Floquet multipliers are complex (k = 0.22,
     period 3; k = 0.5, period 1): |mu1| = |mu2| = e^(-k T/2), so both
     exponents are -k/2; the trace is -k, so lyap1 + lyap2 = -k."""
-    runner = build("ly_duffing", DUFFING, sanitize=False)
+    runner = build("ly_duffing_floquet", DUFFING, sanitize=False)
     r = run(runner, "--scan", "k=list(0.22,0.5)")
     for s, k in enumerate((0.22, 0.5)):
         row = last(r, s)
@@ -248,7 +249,7 @@ def test_duffing_against_hand_derived():
     bands (k = 0.25, 0.28) to the scatter of 1024 periods."""
     ks = [0.21, 0.22, 0.3, 0.5, 0.25, 0.28]
     scan = "k=list(%s)" % ",".join(map(str, ks))
-    ours = run(build("ly_duffing", DUFFING, sanitize=False), "--scan", scan)
+    ours = run(build("ly_duffing_vs_hand", DUFFING, sanitize=False), "--scan", scan)
     hand_text = open(os.path.join(ROOT, "models", "duffing_lyapunov.ode")).read()
     hand_text = hand_text.replace("record=32", "record=1024")
     hand = run(build("ly_duffing_hand", hand_text, sanitize=False), "--scan", scan)
@@ -291,7 +292,7 @@ def test_impact_phase_volume():
     """Each impact scales phase volume by e^2 (the saltation matrix's
     determinant), the flow by e^(-c t): lyap1 + lyap2 = -c + 2 ln(e) n/T, over
     a grid of forcings with periodic and chaotic impacting motion."""
-    runner = build("ly_impact", IMPACT, sanitize=False)
+    runner = build("ly_impact_volume", IMPACT, sanitize=False)
     A = [0.6, 1.0, 1.8, 3.0]
     W = [0.8, 1.5, 2.5]
     r = run(runner, "--scan", "A=list(%s)" % ",".join(map(str, A)), "--scan",
@@ -344,7 +345,7 @@ def test_impact_benettin():
     """lyap1 against scipy's two-trajectory estimate: a periodic impacting
     orbit (A = 3, w = 0.8, d = 0.5: exponents -0.044 and -0.170) to 1e-3, a
     chaotic one (A = 1, w = 2.5, d = 0.2) to the scatter of 600 periods."""
-    runner = build("ly_impact", IMPACT, sanitize=False)
+    runner = build("ly_impact_benettin", IMPACT, sanitize=False)
     row = last(run(runner, "--set", "A=3", "--set", "w=0.8", "--set", "d=0.5", "--recorded", "300"))
     near("periodic impacts: lyap1 - Benettin", row["lyap1"] - benettin(0.1, 3.0, 0.8, 0.5, 0.8, 300), 0.0, 1e-3)
     row = last(run(runner, "--set", "A=1", "--set", "w=2.5", "--set", "d=0.2", "--recorded", "600"))
