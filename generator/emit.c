@@ -772,7 +772,9 @@ static void emit_source(Emitter *E)
     static const char *const solver[] = {"templates/tableaux.h", "templates/stepper.h", "templates/dense.h",
                                          "templates/events.h",   "templates/save.h",    "templates/tangent.h",
                                          "templates/period.h",   "templates/integrate.h"};
-    for (size_t i = 0; i < sizeof solver / sizeof *solver; i++) append_template(E, solver[i], false);
+    for (size_t i = 0; i < sizeof solver / sizeof *solver; i++)
+        if (m->nlyap || strcmp(solver[i], "templates/tangent.h"))   /* (only lyapunov's code calls the derivatives) */
+            append_template(E, solver[i], false);
     append_template(E, "templates/driver.h", false);
     append_template(E, "runtime/scan_fill.c", false);
     append_template(E, "runtime/library.c", true);
