@@ -10,6 +10,8 @@
  *   SCAN: name=lin:a:b:n | name=log:a:b:n | name=list:v1:v2:…  (product, last fastest;
  *         a single lin/log scan with n=0 takes n = N)
  * Prints one JSON object: seconds, steps, evals, statuses.
+ * BENCH_BACKEND=cpu runs it on the CPU instead (a smoke test of a bench
+ * script where there is no GPU; compile the model with cc -x c then).
  */
 #include <math.h>
 #include <stdio.h>
@@ -75,14 +77,16 @@ int main(int argc, char **argv)
     for (int a = 0; a < naxis && a < 8; a++) { parse_axis(argv[6 + a], N, &ax[a]); total *= ax[a].n; }
     N = total;
     int device = 0;
+    const char *on = getenv("BENCH_BACKEND");
+    const int backend = on && !strcmp(on, "cpu") ? K(BACKEND_CPU) : K(BACKEND_GPU);
     API(solver) *s = NULL, *warm = NULL;
-    if (API(solver_create)(&warm, 256, K(BACKEND_GPU), &device, 1) != K(OK)) {
+    if (API(solver_create)(&warm, 256, backend, &device, 1) != K(OK)) {
         fprintf(stderr, "%s\n", API(solver_error)(warm));
         return 1;
     }
     API(solver_scan)(warm, 1, 0, NULL, NULL);   /* context, module load, first launch */
     API(solver_free)(warm);
-    if (API(solver_create)(&s, (int)N, K(BACKEND_GPU), &device, 1) != K(OK)) {
+    if (API(solver_create)(&s, (int)N, backend, &device, 1) != K(OK)) {
         fprintf(stderr, "%s\n", API(solver_error)(s));
         return 1;
     }

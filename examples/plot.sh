@@ -6,7 +6,7 @@
 # PLOT_OUT=DIR2 writes the PNGs into DIR2 instead (for a read-only DIR).
 #
 # TAGs: duffing_rk4 duffing_rkck45 duffing_maxima duffing_lyapunov
-#       keller_miksis valve
+#       keller_miksis valve duffing_map_lyapunov duffing_map_period valve_lyapunov
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 DIR=${1:-examples/out}
@@ -14,7 +14,8 @@ DIR=${1:-examples/out}
 TAGS=("$@")
 PNGDIR=${PLOT_OUT:-$DIR}
 mkdir -p "$PNGDIR"
-ALL=(duffing_rk4 duffing_rkck45 duffing_maxima duffing_lyapunov keller_miksis valve)
+ALL=(duffing_rk4 duffing_rkck45 duffing_maxima duffing_lyapunov keller_miksis valve
+     duffing_map_lyapunov duffing_map_period valve_lyapunov)
 if [ ${#TAGS[@]} = 0 ]; then
     for t in "${ALL[@]}"; do [ -f "$DIR/$t.dat" ] && TAGS+=("$t"); done
     [ ${#TAGS[@]} = 0 ] && { echo "plot.sh: no example data (*.dat) in $DIR" >&2; exit 1; }
@@ -31,7 +32,7 @@ for tag in "${TAGS[@]}"; do
     case $tag in
         duffing_rk4)    script=duffing_bifurcation; extra="meth='RK4, dt = 10^{-2}'" ;;
         duffing_rkck45) script=duffing_bifurcation; extra="meth='RKCK45, tolerances 10^{-9}'" ;;
-        duffing_maxima|duffing_lyapunov|keller_miksis|valve) script=$tag; extra="" ;;
+        duffing_maxima|duffing_lyapunov|keller_miksis|valve|duffing_map_*|valve_lyapunov) script=$tag; extra="" ;;
         *) echo "plot.sh: unknown example '$tag' (known: ${ALL[*]})" >&2; exit 2 ;;
     esac
     # The widest row of each data block (blocks are separated by two blank lines).

@@ -22,6 +22,10 @@ Modes (one output row per system, in system order):
       grid stays whole).  A new data block (two blank lines) starts when
       one of the first G keys changes, and a blank line separates the scan
       lines of the next key (the layout of gnuplot's `with image` and pm3d).
+  last --keys K1,K2,... --y Y [--y Y2 ...] [--group G]
+      As max, with the value of each Y in the system's last recorded
+      integration (NaN where that row is left out): for running averages
+      such as lyapK, and for period.
 
 Rows whose status is nan, bound or ready are left out, and so are values that
 are not finite or below -1e299 (an accessory still at a `-1e300` sentinel:
@@ -40,7 +44,7 @@ SENTINEL = -1e299
 def parse_args(argv):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("mode", choices=("points", "mean", "max"))
+    ap.add_argument("mode", choices=("points", "mean", "max", "last"))
     ap.add_argument("--x", help="the abscissa field (points, mean)")
     ap.add_argument("--y", action="append", required=True, help="the field to reduce")
     ap.add_argument("--keys", help="comma-separated key fields (max)")
@@ -54,8 +58,8 @@ def parse_args(argv):
         ap.error(f"{a.mode} needs --x")
     if a.mode in ("mean", "max") and len(a.y) != 1:
         ap.error(f"{a.mode} takes one --y")
-    if a.mode == "max" and not a.keys:
-        ap.error("max needs --keys")
+    if a.mode in ("max", "last") and not a.keys:
+        ap.error(f"{a.mode} needs --keys")
     return a
 
 
@@ -132,12 +136,14 @@ def mean(a, out):
                       % (rows[0][0][0], sum(vals) / len(vals), min(vals), max(vals), len(vals)))
 
 
-def maximum(a, out):
+def grid(a, out, pick, what):
+    """One line per system: its keys, then the values pick(rows) returns
+    (rows: its (values, usable) in order), in the layout of gnuplot's `with
+    image` (see max and last)."""
     keys = a.keys.split(",")
-    out.write("# %s max(%s)%+g\n" % (" ".join(keys), a.y[0], a.offset))
+    out.write("# %s %s\n" % (" ".join(keys), what))
     prev = None
     for rows in systems(sys.stdin, keys + a.y):
-        vals = [r[-1] for r, ok in rows if ok and usable(r[-1])]
         k = rows[0][0][:len(keys)]
         if prev is not None:
             if a.group and k[:a.group] != prev[:a.group]:
@@ -145,13 +151,30 @@ def maximum(a, out):
             elif len(keys) > a.group + 1 and k[a.group] != prev[a.group]:
                 out.write("\n")
         prev = k
-        m = (max(vals) + a.offset) if vals else float("nan")
-        out.write(" ".join("%.10g" % v for v in k) + " %.8g\n" % m)
+        out.write(" ".join(["%.10g" % v for v in k] + ["%.8g" % v for v in pick(rows)]) + "\n")
+
+
+def maximum(a, out):
+    def pick(rows):
+        vals = [r[-1] for r, ok in rows if ok and usable(r[-1])]
+        return [max(vals) + a.offset if vals else float("nan")]
+    grid(a, out, pick, "max(%s)%+g" % (a.y[0], a.offset))
+
+
+def last(a, out):
+    """The last recorded integration's value: NaN when it is not usable (a
+    system that failed has no exponent, not its last good running average)."""
+    ny = len(a.y)
+
+    def pick(rows):
+        values, ok = rows[-1]
+        return [v if ok and usable(v) else float("nan") for v in values[-ny:]]
+    grid(a, out, pick, " ".join("last(%s)" % y for y in a.y))
 
 
 def main(argv):
     a = parse_args(argv)
-    reduce = {"points": points, "mean": mean, "max": maximum}[a.mode]
+    reduce = {"points": points, "mean": mean, "max": maximum, "last": last}[a.mode]
     if a.output == "-":
         reduce(a, sys.stdout)
         return

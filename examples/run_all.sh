@@ -11,15 +11,15 @@
 # FLAGS: --backend auto|gpu|cpu, --size full|reduced, --out DIR (default
 # examples/out), --raw/--no-raw, --no-plot: see examples/lib.sh.
 # EXAMPLEs (default: all): duffing_bifurcation duffing_maxima duffing_lyapunov
-# valve keller_miksis.
+# valve keller_miksis duffing_map valve_lyapunov.
 #
 # DIR receives, per example, TAG.dat (the reduced data: < 16 MB each at full
 # size), plus runs.log (the runners' summaries) and summary.txt (one line per
-# run: tag, size, backend, wall time, runner summary): 8 files in all, and the
+# run: tag, size, backend, wall time, runner summary): 11 files in all, and the
 # PNGs when gnuplot is present.  With --raw, also each run's full CSV.
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
-ALL=(duffing_bifurcation duffing_maxima duffing_lyapunov valve keller_miksis)
+ALL=(duffing_bifurcation duffing_maxima duffing_lyapunov valve keller_miksis duffing_map valve_lyapunov)
 flags=() names=() out=${EXAMPLES_OUT:-examples/out} plot=${EXAMPLES_PLOT:-1}
 while [ $# -gt 0 ]; do
     case $1 in

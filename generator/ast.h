@@ -67,6 +67,9 @@ typedef enum NodeKind {
     D_REPEAT,     /* `repeat transient=N, record=M`: items (list of S_ASSIGN) */
     D_RECORD,     /* `record a, b, …`: args (list of N_NAME) */
     D_SAVE,       /* `save every=DT, systems=list(…)`: items (list of S_ASSIGN) */
+    D_LYAPUNOV,   /* `lyapunov N [, every=T]`: rhs (N, or NULL), items (list of S_ASSIGN) */
+    D_PERIOD,     /* `period [of=a, b] [, tol=…] [, max=…]`: items (S_ASSIGN; a
+                     name after of=… is an S_ASSIGN without rhs) */
     D_OPTIONS,    /* `@ name=value, …`: items (list of S_ASSIGN whose rhs is an
                      N_NUM or an N_NAME holding the word as written) */
     D_UNSUPPORTED,/* an XPPAUT statement odegen cannot run per GPU thread:

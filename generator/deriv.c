@@ -71,6 +71,13 @@ int xop_piecewise(XOp op)
     }
 }
 
+int xnode_piecewise(const XNode *n)
+{
+    if (n->op == X_TABLE) return n->tab && n->tab->interp == TABLE_STEP ? 2 : 1;
+    if (n->op == X_TABLE_SLOPE) return 2;
+    return xop_piecewise(n->op);
+}
+
 /* ------------------------------------------------------------------ dependence */
 
 /* Whether n depends on v (through derived parameters and sin/cos of time too). */
@@ -143,6 +150,7 @@ static XNode *unary_rule(XDeriv *d, XNode *n, XNode *da)
     case X_LOG10: return xg_div(g, da, xg_mul(g, a, C(2.302585092994045684)));   /* ln 10 */
     case X_SQRT: return xg_div(g, da, xg_mul(g, C(2), n));
     case X_ABS: return xg_mul(g, xg_un(g, X_SIGN, a), da);
+    case X_TABLE: return xg_mul(g, xg_table(g, X_TABLE_SLOPE, n->tab, n->k, a), da);
     case X_ERF:
     case X_ERFC: {   /* ±2/sqrt(pi) exp(-a^2) */
         XNode *e = xg_mul(g, xg_mul(g, C(1.1283791670955126), xg_un(g, X_EXP, xg_neg(g, xg_powi(g, a, 2)))), da);
@@ -183,8 +191,12 @@ static XNode *rule(XDeriv *d, XNode *n)
     XGraph *g = d->g;
     if (n->op == X_CONST) return C(0);
     if (n->op == X_VAR) return var_rule(d, n);
-    int piece = xop_piecewise(n->op);
+    int piece = xnode_piecewise(n);
     if (piece && depends(d, n->op == X_SELECT ? n->a : n)) record_piece(d, n);
+    if (n->op == X_TABLE_SLOPE && n->tab && n->tab->interp == TABLE_CUBIC && depends(d, n)) {
+        stop(d, n, "the second derivative of a cubic table is not available");
+        return g->nan;
+    }
     if (piece == 2 && n->op != X_MOD) return C(0);   /* jumps: flat on either side (mod has a slope) */
     if (n->op == X_SELECT) return xg_select(g, n->a, xd(d, n->b), xd(d, n->c));
     XNode *da = xd(d, n->a);

@@ -14,6 +14,10 @@
  *   heav, sign, flr, ceil, comparisons, logic
  *                        0 (their jumps are not in the derivative)
  *   mod(a,b)             da + ((mod(a,b) - a)/b) db between its jumps
+ *   a table f(a)         the slope of the segment a lies on times da (at a
+ *                        tabulated point, the segment it starts); a step
+ *                        table's 0; the slope's own derivative 0 (linear) or
+ *                        an error (a cubic table: second derivatives)
  * Each such construct whose argument depends on the variable is recorded
  * (xd_pieces), so that users can be told where the Jacobian switches.
  */
@@ -55,5 +59,8 @@ XNode *xd(XDeriv *d, XNode *n);
  * max, min), 2 a jump (heav, sign, flr, ceil, mod, comparisons, logic),
  * 3 a select (if: continuous or not, depending on its branches). */
 int xop_piecewise(XOp op);
+/* The same of a node: a table lookup is a kink at every tabulated point (its
+ * slope the segment's), a jump for a step table (`i` files); its slope jumps. */
+int xnode_piecewise(const XNode *n);
 
 #endif

@@ -163,6 +163,14 @@ void note_at(Loc loc, const char *fmt, ...)
     va_end(ap);
 }
 
+void warning_at(Loc loc, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    report(loc, "warning", fmt, ap);
+    va_end(ap);
+}
+
 void error_file(const char *fmt, ...)
 {
     va_list ap;

@@ -31,6 +31,8 @@ const char *diag_source(size_t *len);
 void error_at(Loc loc, const char *fmt, ...) ODEGEN_PRINTF(2, 3);
 /* Same, with `note:` — used for accepted-but-ignored XPPAUT options. */
 void note_at(Loc loc, const char *fmt, ...) ODEGEN_PRINTF(2, 3);
+/* Same, with `warning:` — a result that may be wrong (not counted as an error). */
+void warning_at(Loc loc, const char *fmt, ...) ODEGEN_PRINTF(2, 3);
 /* An error with no place in the file (e.g. an empty model): `path: error: …`. */
 void error_file(const char *fmt, ...) ODEGEN_PRINTF(1, 2);
 

@@ -251,19 +251,26 @@ static void emit_option_defaults(Emitter *E)
     buf_printf(o, "#define ODE_DEFAULT_BOUND %s\n", c_literal(m->bound, false));
 }
 
+/* Recordable fields: states, aux, accessories, parameters, derived, t, t0,
+ * t1, then lyap1 … lyapN and period where the model computes them. */
+static int field_count(const Model *m)
+{
+    return m->nstate + m->naux + m->nacc + m->nparam + m->nderived + 3 + m->nlyap + (m->period_field != NULL);
+}
+
 static void emit_constants(Emitter *E)
 {
     const Model *m = E->m;
     Buf *o = E->out;
-    int nfield = m->nstate + m->naux + m->nacc + m->nparam + m->nderived + 3;
+    int nfield = field_count(m);
     buf_printf(o, "#define ODE_MODEL_NAME \"%s\"\n", m->name);
     buf_printf(o, "#define ODE_FLOAT %d\n", m->single);
     buf_printf(o, "#define ODE_NSTATE %d\n#define ODE_NPARAM %d\n#define ODE_NDERIVED %d\n", m->nstate,
                m->nparam, m->nderived);
     buf_printf(o, "#define ODE_NAUX %d\n#define ODE_NACC %d\n#define ODE_NEVENT %d\n", m->naux, m->nacc,
                m->nevent);
-    buf_printf(o, "#define ODE_NFIELD %d              /* states, aux, accessories, parameters, derived, t, t0, t1 */\n",
-               nfield);
+    buf_printf(o, "#define ODE_NFIELD %d              /* states, aux, accessories, parameters, derived, t, t0, t1%s */\n",
+               nfield, m->nlyap || m->period_field ? ", lyapunov, period" : "");
     buf_printf(o, "#define ODE_NTRIG %d               /* sin/cos of time in the right-hand side */\n", E->ntrig);
     if (m->plain_trig)
         buf_puts(o, "#define ODE_TRIG_ROTATE 0         /* --no-time-trig: no angle addition in RK4 */\n");
@@ -278,6 +285,7 @@ static void emit_constants(Emitter *E)
                m->on_start.body != NULL, m->on_step.body != NULL, m->on_end.body != NULL);
     buf_printf(o, "#define ODE_DEFAULT_TRANSIENT %ld\n#define ODE_DEFAULT_RECORD %ld\n", m->transient, m->record);
     emit_save_constants(E);
+    emit_lyapunov_constants(E);
     buf_puts(o, "#ifndef ODE_BLOCK_SIZE\n#define ODE_BLOCK_SIZE 128          /* threads per block, at most */\n#endif\n");
 }
 
@@ -620,7 +628,12 @@ static void emit_fields(Emitter *E)
     for (int i = 0; i < m->nderived; i++) buf_printf(o, "    case %d: return ode_s->d[%d];\n", code++, i);
     buf_printf(o, "    case %d: return ode_s->t;\n", code++);
     buf_printf(o, "    case %d: return ode_s->t0;\n", code++);
-    buf_puts(o, "    default: return ode_s->t1;\n    }\n}\n\n");
+    if (!m->nlyap && !m->period_field) {
+        buf_puts(o, "    default: return ode_s->t1;\n    }\n}\n\n");
+        return;
+    }
+    buf_printf(o, "    case %d: return ode_s->t1;\n", code++);
+    emit_statement_fields(E, code);
 }
 
 static int field_code(const Model *m, const Symbol *s)
@@ -634,6 +647,8 @@ static int field_code(const Model *m, const Symbol *s)
     case SYM_DERIVED: return m->nstate + m->naux + m->nacc + m->nparam + s->index;
     case SYM_TIME: base = 0; break;
     case SYM_WINDOW: base = 1 + s->index; break;
+    case SYM_LYAP: base = 3 + s->index; break;
+    case SYM_PERIOD: base = 3 + m->nlyap; break;
     default: break;
     }
     return m->nstate + m->naux + m->nacc + m->nparam + m->nderived + base;
@@ -673,7 +688,10 @@ static void emit_metadata(Emitter *E)
     int counts[5] = {m->nstate, m->naux, m->nacc, m->nparam, m->nderived};
     for (int g = 0; g < 5; g++)
         for (int i = 0; i < counts[g]; i++) buf_printf(o, "\"%s\", ", groups[g][i]->name);
-    buf_puts(o, "\"t\", \"t0\", \"t1\"};\n");
+    buf_puts(o, "\"t\", \"t0\", \"t1\"");
+    for (int k = 0; k < m->nlyap; k++) buf_printf(o, ", \"%s\"", m->lyap_fields[k]->name);
+    if (m->period_field) buf_puts(o, ", \"period\"");
+    buf_puts(o, "};\n");
     buf_printf(o, "static const int ode_default_fields[ODE_ALLOC(%d)] = {", m->nfield);
     for (int i = 0; i < m->nfield; i++) buf_printf(o, "%s%d", i ? ", " : "", field_code(m, m->fields[i]));
     buf_printf(o, "};\n#define ODE_NDEFAULT_FIELDS %d\n", m->nfield);
@@ -778,16 +796,21 @@ static void emit_source(Emitter *E)
     emit_hook(E, "end", &m->on_end);
     emit_jacobian(E);
     emit_fields(E);
+    emit_period_values(E);
     emit_metadata(E);
     emit_provenance(E);
     emit_sets(E);
     static const char *const solver[] = {"templates/tableaux.h", "templates/stepper.h", "templates/dense.h",
-                                         "templates/events.h",   "templates/save.h",    "templates/integrate.h"};
-    for (size_t i = 0; i < sizeof solver / sizeof *solver; i++) append_template(E, solver[i], false);
+                                         "templates/events.h",   "templates/save.h",    "templates/tangent.h",
+                                         "templates/period.h",   "templates/integrate.h"};
+    for (size_t i = 0; i < sizeof solver / sizeof *solver; i++)
+        if (m->nlyap || strcmp(solver[i], "templates/tangent.h"))   /* (only lyapunov's code calls the derivatives) */
+            append_template(E, solver[i], false);
     append_template(E, "templates/driver.h", false);
     append_template(E, "runtime/scan_fill.c", false);
     append_template(E, "runtime/options.c", false);
     append_template(E, "runtime/library.c", true);
+    append_template(E, "runtime/period.c", true);
     append_template(E, "runtime/shortest_tables.h", false);
     append_template(E, "runtime/shortest.c", false);
     append_template(E, "runtime/output.h", true);
@@ -816,7 +839,7 @@ static void emit_header(Emitter *E)
     const Model *m = E->m;
     Buf *o = E->out;
     const char *up = upper_name(m->name);
-    int nfield = m->nstate + m->naux + m->nacc + m->nparam + m->nderived + 3;
+    int nfield = field_count(m);
     buf_printf(o, "/* %s.h — " GENERATED_MARKER " from %s; do not edit.\n", m->name, m->path);
     buf_printf(o, " * The C API of the model %s (see the comments below and odegen's README). */\n", m->name);
     buf_printf(o, "#ifndef %s_H\n#define %s_H\n\n", up, up);
@@ -842,8 +865,12 @@ static void emit_header(Emitter *E)
     for (int g = 0; g < 5; g++)
         for (int i = 0; i < counts[g]; i++)
             buf_printf(o, "%s%s_FIELD_%s = %d", code ? ", " : " ", up, groups[g][i]->api, code), code++;
-    buf_printf(o, "%s%s_FIELD_T = %d, %s_FIELD_T0 = %d, %s_FIELD_T1 = %d };\n", code ? ", " : " ", up, code, up,
+    buf_printf(o, "%s%s_FIELD_T = %d, %s_FIELD_T0 = %d, %s_FIELD_T1 = %d", code ? ", " : " ", up, code, up,
                code + 1, up, code + 2);
+    code += 3;
+    for (int k = 0; k < m->nlyap; k++) buf_printf(o, ", %s_FIELD_LYAP%d = %d", up, k + 1, code++);
+    if (m->period_field) buf_printf(o, ", %s_FIELD_PERIOD = %d", up, code++);
+    buf_puts(o, " };\n");
     append_template(E, "runtime/api.h", true);
     buf_printf(o, "\n#endif /* %s_H */\n", up);
 }

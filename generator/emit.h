@@ -98,6 +98,13 @@ void print_sets(const Model *m, FILE *f);
 void to_user_line(Emitter *E, int line);
 void to_generated(Emitter *E);
 
+/* `lyapunov` and `period` (emit_lyapunov.c): their constants (with the
+ * model's), the cases of ode_model_field from `code` on (lyap1 … lyapN,
+ * period), and the quantities period compares. */
+void emit_lyapunov_constants(Emitter *E);
+void emit_statement_fields(Emitter *E, int code);
+void emit_period_values(Emitter *E);
+
 /* Differentiates the model (before the helpers are written: marks the
  * ode_powK it needs), then writes its derivative functions (emit_jacobian.c). */
 void emit_jacobian_prepare(Emitter *E);

@@ -134,6 +134,12 @@ static void power(Writer *w, const XNode *n, int prec)
 
 static void call(Writer *w, const XNode *n)
 {
+    if (n->op == X_TABLE || n->op == X_TABLE_SLOPE) {   /* tables.c's lookup and slope */
+        buf_printf(w->E->out, "ode_table%d%s(", n->k, n->op == X_TABLE ? "" : "_slope");
+        value(w, n->a, 0);
+        buf_puts(w->E->out, ")");
+        return;
+    }
     const Builtin *b = builtin_find(xop_info[n->op].builtin);
     buf_printf(w->E->out, "%s(", w->E->single ? b->c_float : b->c_double);
     value(w, n->a, 0);

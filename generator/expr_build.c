@@ -220,6 +220,11 @@ static XNode *build(XBuilder *b, const Node *n)
     case N_CALL:
         if (!n->sym) return builtin_call(b, n);
         if (n->sym->kind == SYM_FUNC) return user_call(b, n);
+        if (n->sym->kind == SYM_TABLE && n->args && !n->args->next) {   /* a lookup, its slope the derivative */
+            XNode *x = xb_expr(b, n->args);
+            g->at = n->loc;
+            return xg_table(g, X_TABLE, &b->m->tables[n->sym->table], n->sym->table, x);
+        }
         return fail(b, n->loc, arena_printf("'%s' cannot be differentiated (it is not a function odegen "
                                             "knows the derivative of)", n->name));
     default: {

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "arena.h"
+#include "tables.h"
 #include "util.h"
 
 const XOpInfo xop_info[X_NOPS] = {
@@ -26,6 +27,7 @@ const XOpInfo xop_info[X_NOPS] = {
     [X_GE] = {">=", 2, NULL},        [X_EQ] = {"==", 2, NULL},     [X_NE] = {"!=", 2, NULL},
     [X_AND] = {"&", 2, NULL},        [X_OR] = {"|", 2, NULL},      [X_NOT] = {"not", 1, NULL},
     [X_SELECT] = {"if", 3, NULL},
+    [X_TABLE] = {"table", 1, NULL},  [X_TABLE_SLOPE] = {"slope", 1, NULL},
 };
 
 XOp xop_of_builtin(const char *name)
@@ -344,6 +346,14 @@ XNode *xg_bin(XGraph *g, XOp op, XNode *a, XNode *b)
     default: break;
     }
     return intern(g, op, a, b, NULL, 0, 0, NULL);
+}
+
+XNode *xg_table(XGraph *g, XOp op, const Table *t, int index, XNode *a)
+{
+    if (a->op == X_CONST) return xg_const(g, op == X_TABLE ? table_value(t, a->value) : table_slope(t, a->value));
+    XNode *n = intern(g, op, a, NULL, NULL, index, 0, NULL);
+    n->tab = t;
+    return n;
 }
 
 XNode *xg_select(XGraph *g, XNode *cond, XNode *a, XNode *b)

@@ -37,6 +37,8 @@ typedef enum XOp {
     /* truth values: 1 or 0 */
     X_LT, X_GT, X_LE, X_GE, X_EQ, X_NE, X_AND, X_OR, X_NOT,
     X_SELECT,           /* a ≠ 0 ? b : c  (if(a)then(b)else(c) and if-statements) */
+    /* a table lookup f(a) and the slope of its interpolant at a (tab, k: the table) */
+    X_TABLE, X_TABLE_SLOPE,
     X_NOPS
 } XOp;
 
@@ -73,6 +75,7 @@ struct XNode {
     XVar *var;          /* X_VAR */
     XNode *a, *b, *c;   /* operands (X_SELECT: a the condition) */
     Loc loc;            /* the .ode construct it was first built for */
+    const Table *tab;   /* X_TABLE, X_TABLE_SLOPE: the table (k: its index) */
     const char *label;  /* a temporary's name, or "d(name)/d(x)": printing and comments */
     XNode *hash_next;
 };
@@ -101,6 +104,8 @@ XNode *xg_un(XGraph *g, XOp op, XNode *a);
 XNode *xg_bin(XGraph *g, XOp op, XNode *a, XNode *b);
 XNode *xg_powi(XGraph *g, XNode *a, int k);
 XNode *xg_select(XGraph *g, XNode *cond, XNode *a, XNode *b);
+/* op X_TABLE (the lookup) or X_TABLE_SLOPE (its slope) of table t, number index, at a. */
+XNode *xg_table(XGraph *g, XOp op, const Table *t, int index, XNode *a);
 
 /* Shorthands. */
 #define xg_add(g, a, b) xg_bin(g, X_ADD, a, b)

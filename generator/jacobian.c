@@ -73,7 +73,7 @@ static void collect_pieces(Jacobian *J, const XDeriv *d)
             J->pieces = arena_grow(J->pieces, J->npieces, &cap, sizeof *J->pieces);
             JacPiece *to = &J->pieces[J->npieces++];
             to->node = p->node;
-            to->kind = xop_piecewise(p->node->op);
+            to->kind = xnode_piecewise(p->node);
             to->states = arena_alloc(sizeof(bool) * (size_t)(m->nstate + 1));
             slot[p->node->id] = J->npieces;
         }
@@ -126,6 +126,11 @@ static void switches_of(Switches *sw, XNode *n, const XNode *piece)
     case X_MAX: case X_MIN: case X_LT: case X_GT: case X_LE: case X_GE: case X_EQ: case X_NE:
         add_switch(sw, xg_sub(g, a, b), piece);
         return;
+    case X_TABLE: case X_TABLE_SLOPE: {   /* at the tabulated points: u = (a - xlo)/dx crosses an integer */
+        XNode *u = xg_div(g, xg_sub(g, a, xg_const(g, n->tab->xlo)), xg_const(g, n->tab->dx));
+        add_switch(sw, xg_sub(g, u, xg_un(g, X_FLR, xg_add(g, u, xg_const(g, 0.5)))), piece);
+        return;
+    }
     case X_AND: case X_OR: switches_of(sw, a, piece); switches_of(sw, b, piece); return;
     case X_NOT: switches_of(sw, a, piece); return;
     case X_SELECT: switches_of(sw, a, piece); return;

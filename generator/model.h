@@ -27,6 +27,8 @@ typedef enum SymKind {
     SYM_WINDOW,     /* t0 or t1 (index 0 or 1), unless the user declared such a name */
     SYM_COUNT,      /* `count` in an event block, unless declared */
     SYM_TABLE,      /* `table f …`: a function of one argument, interpolated (Table) */
+    SYM_LYAP,       /* lyap1 … lyapN of `lyapunov N` (index K-1): recordable only */
+    SYM_PERIOD,     /* `period`'s result: recordable only */
 } SymKind;
 
 typedef struct Symbol Symbol;
@@ -168,6 +170,19 @@ typedef struct Model {
     long save_max;           /* samples kept per integration (0: from the window) */
     int nsave_systems;
     Loc save_loc;            /* the save statement */
+
+    /* `lyapunov N [, every=T]` (nlyap 0: none) */
+    int nlyap;
+    double lyap_every;       /* re-orthonormalise every T as well (0: at the ends of integrations only) */
+    Symbol **lyap_fields;    /* lyap1 … lyapN (SYM_LYAP, not in the symbol table) */
+    Loc lyap_loc;
+    /* `period [of=…] [, tol=…] [, max=…]` (period_field NULL: none) */
+    Symbol *period_field;    /* SYM_PERIOD, not in the symbol table */
+    Symbol **period_of;      /* the quantities compared (default: every state) */
+    int nperiod_of;
+    double period_tol;
+    int period_max;
+    Loc period_loc;
 } Model;
 
 /* Checks the program; returns NULL after reporting errors (diag.h).

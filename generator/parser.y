@@ -144,6 +144,7 @@ static Node *mk_event(Loc loc, Loc name_loc, const char *name, Node *cond, List 
 static Node *mk_on(Loc loc, Loc name_loc, const char *name, List body);
 static Node *mk_tolerance(Loc loc, List names, List items);
 static Node *mk_scan(Loc loc, Loc name_loc, const char *name, Node *call);
+static Node *mk_lyapunov(Loc loc, Node *count, List items);
 static Node *mk_record(Loc loc, List names);
 static Node *mk_unsupported(Loc loc, const char *name);
 static Node *mk_ignored(Loc loc, const char *name);
@@ -183,6 +184,7 @@ static Node *mk_if(Loc loc, Node *cond, List then_, List else_);
 %token KW_GLOBAL "'global'" KW_EVENT "'event'" KW_ACC "'acc'" KW_ON "'on'"
 %token KW_TOLERANCE "'tolerance'" KW_SCAN "'scan'" KW_REPEAT "'repeat'"
 %token KW_RECORD "'record'" KW_SAVE "'save'" KW_DONE "'done'" KW_TABLE "'table'" KW_SET "'set'"
+%token KW_LYAPUNOV "'lyapunov'" KW_PERIOD "'period'"
 %token <str> KW_UNSUPPORTED "unsupported statement"
 %token <str> KW_IGNORED "ignored statement"
 %token <node> FOR_BEGIN "'%[…]' line" FOR_END "'%' line"
@@ -241,6 +243,12 @@ decl
     | KW_REPEAT assigns         { $$ = mk_items(D_REPEAT, @$, $2); }
     | KW_RECORD names           { $$ = mk_record(@$, $2); }
     | KW_SAVE assigns           { $$ = mk_items(D_SAVE, @$, $2); }
+    | KW_LYAPUNOV               { $$ = mk_lyapunov(@$, NULL, list_none()); }
+    | KW_LYAPUNOV expr          { $$ = mk_lyapunov(@$, $2, list_none()); }
+    | KW_LYAPUNOV expr ',' assigns
+                                { $$ = mk_lyapunov(@$, $2, $4); }
+    | KW_PERIOD                 { $$ = mk_items(D_PERIOD, @$, list_none()); }
+    | KW_PERIOD pitems_tc       { $$ = mk_items(D_PERIOD, @$, $2); }
     | '@' options               { $$ = mk_items(D_OPTIONS, @$, $2); }
     | '@' options ','           { $$ = mk_items(D_OPTIONS, @$, $2); }
     | '@'                       { $$ = mk_items(D_OPTIONS, @$, list_none()); }
@@ -584,6 +592,15 @@ static Node *mk_scan(Loc loc, Loc name_loc, const char *name, Node *call)
     return mk_named(D_SCAN, loc, name_loc, name, call);
 }
 
+/* lyapunov N [, every=T]: rhs N (NULL when missing), items the options */
+static Node *mk_lyapunov(Loc loc, Node *count, List items)
+{
+    Node *n = ast_new(D_LYAPUNOV, loc);
+    n->rhs = count;
+    n->items = items.head;
+    return n;
+}
+
 static Node *mk_record(Loc loc, List names)
 {
     Node *n = ast_new(D_RECORD, loc);
@@ -845,6 +862,7 @@ static const char *misspelt_keyword(const struct ParseState *ps)
 {
     static const char *const top[] = {"par", "param", "number", "init", "aux", "global", "event",
                                       "acc", "on", "tolerance", "scan", "repeat", "record", "save", "done",
+                                      "lyapunov", "period",
                                       "table", "set", NULL};
     static const char *const in_block[] = {"if", NULL};
     if (ps->prev_kind != NAME || ps->prev_text_len < 2 || ps->prev_text_len > 40)

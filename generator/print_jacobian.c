@@ -168,7 +168,10 @@ static void expr(Printer *p, Buf *b, const XNode *n, int prec)
             close_paren(b, mine, prec);
             return;
         }
-        buf_printf(b, "%s(", xop_info[n->op].name);
+        if (n->op == X_TABLE || n->op == X_TABLE_SLOPE)   /* f(x), and f'(x) the slope of its segment */
+            buf_printf(b, "%s%s(", n->tab->sym->name, n->op == X_TABLE ? "" : "'");
+        else
+            buf_printf(b, "%s(", xop_info[n->op].name);
         expr(p, b, n->a, 0);
         if (n->b) {
             buf_puts(b, ", ");
@@ -329,6 +332,12 @@ static void print_pieces(Printer *p)
             what = "is differentiated branch by branch; at the switch, the branch its condition selects";
             break;
         case X_MOD: what = "jumps where its first argument crosses a multiple of the second; between jumps its slope"; break;
+        case X_TABLE:
+            what = n->tab->interp == TABLE_STEP
+                       ? "jumps at each tabulated point (a step table); the Jacobian holds 0 between them, not the jumps"
+                       : "has a kink at each tabulated point; the Jacobian uses the slope of the segment its argument "
+                         "lies on (at a tabulated point, the one starting there)";
+            break;
         default: what = "jumps; the Jacobian holds its derivative on either side (0), not the jump"; break;
         }
         const char *construct = n->op == X_SELECT ? arena_printf("if(%s)then(…)else(…)", text(p, n->a)) : text(p, n);

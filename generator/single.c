@@ -64,7 +64,9 @@ void check_single_precision(const Program *prog)
                 if (it->name && name_eq(it->name, "rtol")) tolerance(it);
             continue;
         }
-        if (d->kind == D_SCAN || d->kind == D_REPEAT || d->kind == D_SAVE) continue;   /* host-side values */
+        if (d->kind == D_SCAN || d->kind == D_REPEAT || d->kind == D_SAVE || d->kind == D_LYAPUNOV ||
+            d->kind == D_PERIOD)
+            continue;   /* host-side values (and statement options) */
         literals(d->rhs);
         literals(d->cond);
         literals(d->items);

@@ -51,6 +51,27 @@ double table_value(const Table *t, double x)
     return y[i] + (y[i + 1] - y[i]) * (x - (t->dx * i + t->xlo)) / t->dx;
 }
 
+double table_slope(const Table *t, double x)
+{
+    const double *y = t->y;
+    int n = t->n;
+    double u = (x - t->xlo) / t->dx;
+    if (!(u < n - 1))
+        return (y[n - 1] - y[n - 2]) / t->dx;
+    if (!(u > -1))
+        return (y[1] - y[0]) / t->dx;
+    int i = (int)u;
+    if (t->interp == TABLE_STEP)
+        return 0;
+    if (t->interp == TABLE_CUBIC && i > 0 && i < n - 2) {
+        double ym = y[i - 1], y0 = y[i], y1 = y[i + 1], y2 = y[i + 2];
+        double b = 0.5 * (y1 + ym - 2 * y0), a = (3 * (y0 - y1) + y2 - ym) / 6, c = (6 * y1 - y2 - 3 * y0 - 2 * ym) / 6;
+        double s = u - i;
+        return (c + s * (2 * b + 3 * s * a)) / t->dx;
+    }
+    return (y[i + 1] - y[i]) / t->dx;
+}
+
 /* ------------------------------------------------------------------ files */
 
 /* The next line of the file (NULL at its end); *lineno counts lines. */
@@ -204,6 +225,27 @@ void emit_tables(Emitter *E)
                 "        return y0 + s * (c + s * (b + s * a));\n"
                 "    }\n"
                 "    return y[i] + (y[i + 1] - y[i]) * (x - (dx * (ode_real)i + xlo)) / dx;\n}\n\n");
+    buf_puts(o, "/* The slope of the interpolant at x (the derivatives of the model use it): of the\n"
+                " * segment x lies on, the end segments' beyond the ends, 0 on a step. */\n");
+    buf_puts(o, "ODE_HD static ODE_INLINE ode_real ode_table_slope(const ode_real *y, int n, ode_real xlo, ode_real dx,\n"
+                "                                                  int interp, ode_real x)\n{\n"
+                "    const ode_real u = (x - xlo) / dx;\n"
+                "    if (!(u < (ode_real)(n - 1)))\n"
+                "        return (y[n - 1] - y[n - 2]) / dx;\n"
+                "    if (!(u > ODE_R(-1.0)))\n"
+                "        return (y[1] - y[0]) / dx;\n"
+                "    const int i = (int)u;\n"
+                "    if (interp == 1)\n"
+                "        return ODE_R(0.0);\n"
+                "    if (interp == 2 && i > 0 && i < n - 2) {\n"
+                "        const ode_real ym = y[i - 1], y0 = y[i], y1 = y[i + 1], y2 = y[i + 2];\n"
+                "        const ode_real b = ODE_R(0.5) * (y1 + ym - ODE_R(2.0) * y0);\n"
+                "        const ode_real a = (ODE_R(3.0) * (y0 - y1) + y2 - ym) / ODE_R(6.0);\n"
+                "        const ode_real c = (ODE_R(6.0) * y1 - y2 - ODE_R(3.0) * y0 - ODE_R(2.0) * ym) / ODE_R(6.0);\n"
+                "        const ode_real s = u - (ode_real)i;\n"
+                "        return (c + s * (ODE_R(2.0) * b + ODE_R(3.0) * s * a)) / dx;\n"
+                "    }\n"
+                "    return (y[i + 1] - y[i]) / dx;\n}\n\n");
     buf_puts(o, "/* Where the GPU keeps the tables that fit in constant memory: its cache serves a\n"
                 " * warp at once when the threads look up one place, and one address at a time\n"
                 " * when they look up different places (-DODE_TABLE_SPACE=__device__ puts them in\n"
@@ -233,5 +275,11 @@ void emit_tables(Emitter *E)
                    k, k, k);
         buf_printf(o, "    return ode_table_lookup(y, %d, %s, %s, %s, %d, x);\n}\n\n", t->n, c_literal(t->xlo, E->single),
                    c_literal(t->dx, E->single), c_literal(t->xhi, E->single), (int)t->interp);
+        buf_printf(o, "ODE_HD static ODE_INLINE ode_real ode_table%d_slope(ode_real x)\n{\n"
+                      "#ifdef __CUDA_ARCH__\n    const ode_real *y = ode_table%d_device;\n"
+                      "#else\n    const ode_real *y = ode_table%d_host;\n#endif\n",
+                   k, k, k);
+        buf_printf(o, "    return ode_table_slope(y, %d, %s, %s, %d, x);\n}\n\n", t->n, c_literal(t->xlo, E->single),
+                   c_literal(t->dx, E->single), (int)t->interp);
     }
 }

@@ -16,8 +16,10 @@
 #include "ast.h"
 #include "model.h"
 
-/* f(x), as the generated code computes it (in double). */
+/* f(x), as the generated code computes it (in double), and the slope of
+ * its interpolant at x (of the segment x lies on; a step table's is 0). */
 double table_value(const Table *t, double x);
+double table_slope(const Table *t, double x);
 
 /* Reads an XPPAUT table file into t (n, xlo, xhi, dx, interp, y): its first
  * line holds the number of values (after `i` for steps or `s` for a cubic),

@@ -357,6 +357,10 @@ typedef struct OdeSaveState OdeSaveState;
 static int ode_save_prepare(model_solver *s, int record);
 static int ode_save_collect(model_solver *s, int record);
 static void ode_save_free(model_solver *s);
+/* `period`'s ring (runtime/period.c, appended after this file). */
+typedef struct OdePeriodState OdePeriodState;
+static int ode_period_prepare(model_solver *s, int record);
+static void ode_period_free(model_solver *s);
 
 struct model_solver {
     int n;                     /* resident systems */
@@ -378,6 +382,7 @@ struct model_solver {
     void *progress_user;
     OdeSaveState *save;        /* `save` samples (save.c); NULL until model_solver_set_save */
     double opt[ODE_NOPTION];   /* the run-time options (options.c); the solver's part is h.opt */
+    OdePeriodState *period;    /* `period`'s ring (period.c); NULL until a launch records */
     int ndev;
     /* Where each array is current (GPU backend): a bit per array. */
     unsigned host_stale;       /* the device holds newer values (a run wrote them) */
@@ -1024,6 +1029,7 @@ void model_solver_free(model_solver *s)
 {
     if (!s) return;
     ode_save_free(s);                      /* before the devices it names */
+    ode_period_free(s);
 #ifdef __CUDACC__
     for (int k = 0; k < s->ndev; k++) ode_device_free(&s->dev[k]);
     free(s->dev);
@@ -1054,7 +1060,8 @@ int model_solver_estimate(long n, int ndevices, int record, int nfield, size_t *
     const double r = (double)sizeof(ode_real);
     const double per_system = (3.0 + ODE_NSTATE + ODE_NPARAM + ODE_NACC) * r + sizeof(int) +
                               2.0 * sizeof(unsigned long long) +
-                              (double)record * ((nfield > 0 ? nfield : 1) * r + sizeof(int));
+                              (double)record * ((nfield > 0 ? nfield : 1) * r + sizeof(int)) +
+                              ODE_PERIOD_BYTES(record);
     const double host = (double)n * per_system + (double)sizeof(model_solver) + 4096.0;
     const double slice = ndevices > 0 ? ceil((double)n / ndevices) : 0.0;
     const double device = ndevices > 0 ? slice * per_system + 4096.0 : 0.0;
@@ -1550,6 +1557,7 @@ static int ode_launch(model_solver *s, int transient, int record)
     s->nrec = 0;
     s->pending = 0;
     int rc = ode_save_prepare(s, transient + record > 0 ? record : 0);
+    if (rc == MODEL_OK) rc = ode_period_prepare(s, record);
     if (rc != MODEL_OK) return rc;
     if (transient + record == 0) return MODEL_OK;
     if (record > 0) {

@@ -32,6 +32,12 @@ ODE_HD static ODE_INLINE void ode_load(OdeSystem *s, const OdeArrays *a, int i)
     s->status = a->status[i];
     s->steps = a->steps[i];
     s->evals = a->evals[i];
+#if ODE_NLYAP > 0
+    ode_tangent_reset(s);                  /* tangent vectors and periods are measured per launch */
+#endif
+#if ODE_PERIOD
+    ode_period_reset(s);
+#endif
 }
 
 ODE_HD static ODE_INLINE void ode_store(const OdeSystem *s, const OdeArrays *a, int i)
@@ -49,7 +55,9 @@ ODE_HD static ODE_INLINE void ode_store(const OdeSystem *s, const OdeArrays *a, 
 
 /* All repetitions of system i: `transient` integrations discarded, then
  * `record` integrations whose fields are written to a->rec.  The state, the
- * accessories and the window carry over from one integration to the next. */
+ * accessories and the window carry over from one integration to the next;
+ * so do the tangent vectors (`lyapunov`: their stretching counts in the
+ * recorded integrations) and the ring of `period`. */
 ODE_HD static ODE_INLINE void ode_run_system(const OdeArrays *a, int i, int transient, int record)
 {
     OdeSystem s;
@@ -69,14 +77,24 @@ ODE_HD static ODE_INLINE void ode_run_system(const OdeArrays *a, int i, int tran
 #if ODE_SAVE
         if (slot >= 0 && r >= transient) sink.slot = slot;
 #endif
-        if (!ODE_STATUS_IS_STICKY(s.status))
-            ode_integrate_sampled(&s, &a->opt, sink);
-#if ODE_SAVE
-        else if (sink.slot >= 0)
-            ode_save_count(sink, 0);       /* no integration, no samples */
+#if ODE_NLYAP > 0
+        s.lcount = r >= transient;
 #endif
+        if (!ODE_STATUS_IS_STICKY(s.status)) {
+            ode_integrate_sampled(&s, &a->opt, sink);
+        } else {
+#if ODE_NLYAP > 0
+            s.llost = ~0u;                 /* a failed system measures nothing */
+#endif
+#if ODE_SAVE
+            if (sink.slot >= 0) ode_save_count(sink, 0);   /* no integration, no samples */
+#endif
+        }
         if (r >= transient && a->rec) {
             const int rr = r - transient;
+#if ODE_PERIOD
+            ode_period_record(&s, a, i, rr);
+#endif
             for (int f = 0; f < a->nfield; f++)
                 a->rec[((size_t)rr * a->nfield + f) * n + i] = ode_model_field(&s, a->fields[f]);
             a->rec_status[(size_t)rr * n + i] = s.status;

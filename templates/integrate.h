@@ -10,6 +10,9 @@
  *
  * Order inside one integration:
  *   on start → steps { trial → (reject: retry) → accept → events → on step } → on end
+ * With `lyapunov N`, the tangent vectors (tangent.h) follow each accepted
+ * step, pass through each event's saltation matrix and the Jacobians of
+ * `on start` and `on end`, and are re-orthonormalised at the end.
  */
 #ifndef ODE_INTEGRATE_H
 #define ODE_INTEGRATE_H
@@ -21,6 +24,7 @@
 #include "dense.h"
 #include "events.h"
 #include "save.h"
+#include "tangent.h"
 #endif
 
 /* What a step needs beyond the trial: the continuous extension (events,
@@ -89,8 +93,15 @@ ODE_HD static ODE_INLINE void ode_integrate_sampled(OdeSystem *s, const OdeOptio
     ODE_FOR_EVENTS(e) s->count[e] = 0;
     s->t = s->t0;
 #if ODE_HAS_ON_START
+#if ODE_NLYAP > 0
+    ode_tangent_start(s);                  /* the block's Jacobian, before it runs */
+#endif
     ode_model_on_start(s);
     s->t = s->t0;                          /* on start may move the window */
+#endif
+#if ODE_NLYAP > 0
+    const ode_real t_start = s->t;
+    s->lqr = t_start;                      /* (the window may start anywhere: every=T counts from here) */
 #endif
     const ode_real t1 = s->t1;
     ode_real h = ODE_OPT_DT;
@@ -150,9 +161,16 @@ ODE_HD static ODE_INLINE void ode_integrate_sampled(OdeSystem *s, const OdeOptio
             const ode_real tsave = s->t;
             int inside = 1;
             ODE_FOR_STATES(i) ysave[i] = s->y[i];
+#if ODE_NLYAP > 0
+            ode_real vsave[ODE_NLYAP][ODE_ALLOC(ODE_NSTATE)];
+            ODE_FOR_LYAP(m) ODE_FOR_STATES(i) vsave[m][i] = s->lv[m][i];
+#endif
             for (int k = 0; k < ODE_FAST_BLOCK; k++) {
                 ode_real yb[ODE_ALLOC(ODE_NSTATE)], unused[ODE_ALLOC(ODE_NSTATE)];
                 ode_rk_trial(s, s->t, h, s->y, 0, &st, yb, unused, &ts);
+#if ODE_NLYAP > 0
+                ode_tangent_rk_step(s, s->t, h, s->y, &st, &ts);
+#endif
                 ODE_FOR_STATES(i) {
                     inside &= ode_fabs(yb[i]) <= ODE_OPT_BOUND;
                     s->y[i] = yb[i];
@@ -163,10 +181,16 @@ ODE_HD static ODE_INLINE void ode_integrate_sampled(OdeSystem *s, const OdeOptio
                 whole -= ODE_FAST_BLOCK;
                 nstep += ODE_FAST_BLOCK;
                 s->evals += ODE_FAST_BLOCK * ODE_TRIAL_EVALS(0);
+#if ODE_NLYAP > 0
+                ode_tangent_after_step(s);
+#endif
                 continue;
             }
             s->t = tsave;                  /* undo: the steps below find where it failed */
             ODE_FOR_STATES(i) s->y[i] = ysave[i];
+#if ODE_NLYAP > 0
+            ODE_FOR_LYAP(m) ODE_FOR_STATES(i) s->lv[m][i] = vsave[m][i];
+#endif
         }
 #endif
         if (whole > 0) {
@@ -274,6 +298,22 @@ ODE_HD static ODE_INLINE void ode_integrate_sampled(OdeSystem *s, const OdeOptio
 #if ODE_SAVE
         if (sink.slot >= 0) ode_save_step(s, sink, &D, save_t0, tnew, ynew, tnew >= t1, last_sample, &nsample);
 #endif
+#if ODE_NLYAP > 0
+        {
+            ode_real htan = hs;
+#if ODE_NEVENT > 0
+            /* a step that an event shortened: its stages are redone (st may
+             * hold another trial of the location's) */
+            if (hl != hs) {
+                ode_real yre[ODE_ALLOC(ODE_NSTATE)], ere[ODE_ALLOC(ODE_NSTATE)];
+                ode_rk_trial(s, s->t, hl, s->y, 1, &st, yre, ere, &ts);
+                s->evals += ODE_TRIAL_EVALS(1);
+                htan = hl;
+            }
+#endif
+            ode_tangent_rk_step(s, s->t, htan, s->y, &st, &ts);
+        }
+#endif
         /* Accept. */
         s->t = tnew;
         ODE_FOR_STATES(i) s->y[i] = ynew[i];
@@ -293,7 +333,18 @@ ODE_HD static ODE_INLINE void ode_integrate_sampled(OdeSystem *s, const OdeOptio
                     s->count[e]++;
                     armed &= ~ODE_BIT(e);
                     zone[e] = 0;
+#if ODE_NLYAP > 0
+                    if (ode_event_resets(e)) {   /* the tangent vectors through the saltation matrix */
+                        OdeSaltation sal;
+                        ode_tangent_event_before(s, e, &sal);
+                        ode_model_on_event(s, e);
+                        ode_tangent_event_after(s, &sal);
+                    } else {
+                        ode_model_on_event(s, e);
+                    }
+#else
                     ode_model_on_event(s, e);
+#endif
                     if (ode_event_stop(e) > 0 && s->count[e] >= ode_event_stop(e)) stop = 1;
                 }
             }
@@ -312,6 +363,9 @@ ODE_HD static ODE_INLINE void ode_integrate_sampled(OdeSystem *s, const OdeOptio
 #if ODE_HAS_ON_STEP
         ode_model_on_step(s);
 #endif
+#if ODE_NLYAP > 0
+        ode_tangent_after_step(s);
+#endif
         if (!inside) s->status = ODE_STATUS_BOUND;
         else if (stop == 1) s->status = ODE_STATUS_EVENT;
         else if (stop == 2) s->status = ODE_STATUS_EQUILIBRIUM;
@@ -322,6 +376,9 @@ ODE_HD static ODE_INLINE void ode_integrate_sampled(OdeSystem *s, const OdeOptio
     if (sink.slot >= 0) ode_save_count(sink, nsample);
 #endif
     s->steps += nstep;
+#if ODE_NLYAP > 0
+    ode_tangent_end(s, t_start);           /* on end's Jacobian (before it runs), the QR */
+#endif
 #if ODE_HAS_ON_END
     ode_model_on_end(s);
 #endif

@@ -7,6 +7,8 @@
  *   dense.h      the continuous extension of an accepted step
  *   events.h     event detection on the extension, location of crossings
  *   save.h       `save` samples from the extension
+ *   tangent.h    tangent vectors, saltation, QR (`lyapunov`)
+ *   period.h     the period of the recorded sequence (`period`)
  *   integrate.h  one integration: step control, events, samples, hooks
  */
 #ifndef ODE_SOLVER_H
@@ -17,6 +19,8 @@
 #include "dense.h"
 #include "events.h"
 #include "save.h"
+#include "tangent.h"
+#include "period.h"
 #include "integrate.h"
 
 #endif /* ODE_SOLVER_H */

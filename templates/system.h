@@ -30,6 +30,14 @@ enum {
 /* Zero-length arrays are not C: every array has at least one element. */
 #define ODE_ALLOC(n) ((n) > 0 ? (n) : 1)
 
+/* `lyapunov N` and `period` (tangent.h, period.h); 0 when the model has none. */
+#ifndef ODE_NLYAP
+#define ODE_NLYAP 0
+#endif
+#ifndef ODE_PERIOD
+#define ODE_PERIOD 0
+#endif
+
 typedef struct OdeSystem {
     ode_real t, t0, t1;                     /* time and this integration's window */
     ode_real y[ODE_ALLOC(ODE_NSTATE)];      /* states */
@@ -40,7 +48,34 @@ typedef struct OdeSystem {
     int status;
     unsigned long long steps;               /* accepted steps, all integrations */
     unsigned long long evals;               /* right-hand-side evaluations, all integrations */
+#if ODE_NLYAP > 0
+    /* Tangent vectors and what they measured, over one launch (tangent.h). */
+    ode_real lv[ODE_NLYAP][ODE_ALLOC(ODE_NSTATE)];   /* the N tangent vectors, orthonormal after each QR */
+    ode_real lsum[ODE_NLYAP];               /* Σ ln r_KK over the recorded integrations */
+    ode_real ltime;                         /* the time they spanned */
+    ode_real lqr;                           /* the time of the last re-orthonormalisation */
+    int lcount;                             /* 1: this integration is recorded (its stretching counts) */
+    unsigned int llost;                     /* bit K: vector K+1 lost its independence (lyapK+1 is NaN) */
+#endif
+#if ODE_PERIOD
+    /* The period of the recorded sequence (period.h). */
+    unsigned long long pmask;               /* bit p-1: p is still a period */
+    int period;                             /* the smallest p of pmask that has been compared (0: none) */
+#endif
 } OdeSystem;
+
+/* The recordable fields lyapK (K = 1 … N) and period: NaN where nothing
+ * was measured (no recorded integration yet, or the vector was lost). */
+#if ODE_NLYAP > 0
+ODE_HD static ODE_INLINE ode_real ode_lyap_value(const OdeSystem *s, int k)
+{
+    if ((s->llost >> k) & 1u || !(s->ltime > ODE_R(0.0))) return (ode_real)NAN;
+    return s->lsum[k] / s->ltime;
+}
+#endif
+#if ODE_PERIOD
+ODE_HD static ODE_INLINE ode_real ode_period_value(const OdeSystem *s) { return (ode_real)s->period; }
+#endif
 
 /* sin and cos of the right-hand side's arguments affine in t, at one stage
  * time (see stepper.h: fixed-step methods reach their stages by angle
@@ -83,6 +118,10 @@ typedef struct OdeArrays {
     ode_real save_every;
 
     OdeOptions opt;              /* the run-time options (options.h), the same for every system */
+    /* `period`'s ring of the last recorded values (period.h; NULL: none):
+     * slot k of quantity q of system i at ring[(k * ODE_PERIOD_NQ + q) * n + i]. */
+    ode_real *ring;
+    int ring_slots;
 
     unsigned int *progress;      /* systems completed (host-visible), or NULL */
     unsigned int *queue;         /* next system to take (load balancing), or NULL */

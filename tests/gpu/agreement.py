@@ -37,6 +37,9 @@ ARGS = {
     "keller_miksis": ["--scan", "PA1=list(0.5)", "--scan", "PA2=list(0.7)", "--scan", "f1=log(200,1000,8)",
                       "--scan", "f2=log(200,1000,8)", "--transient", "0", "--recorded", "3"],
     "valve": ["--scan", "q=lin(7.6,10,512)", "--transient", "0", "--recorded", "3"],
+    "duffing_map": ["--scan", "k=lin(0.3,0.45,32)", "--scan", "B=lin(0.05,0.2,16)", "--transient", "0",
+                    "--recorded", "3"],
+    "valve_lyapunov": ["--scan", "q=lin(7.6,10,512)", "--transient", "0", "--recorded", "3"],
 }
 EXACT = ("lorenz", "valve")   # + - * / sqrt only: bit-for-bit with -fmad=false
 TOL = 1e-11

@@ -18,6 +18,9 @@
 #  11. run-time options on the GPU: --set equals the model translated with the
 #      options, byte for byte; Python's options= (tests/options; one test at a
 #      time: its tests share builds)
+#  12. lyapunov and period: tests/lyapunov on the GPU (spectra, identities,
+#      impacts, periods; registers of n = N = 2, 3, 4), and the GPU against
+#      the CPU on the Duffing (k, B) map and the valve (tests/gpu/lyapunov_agree.py)
 # Uses build/odegen as it is (flex and bison need not be on the GPU machine).
 set -u
 cd "$(dirname "$0")/../.."
@@ -43,5 +46,7 @@ step "clashing names, nvcc" env ODEGEN_BACKEND=cpu ODEGEN_JOBS=8 $PY tests/names
 step "derivatives, GPU against CPU" $PY tests/deriv/gpu_agree.py
 step "the MPI runner on the GPUs (ranks x GPUs, checkpoints; MPI from .mpi/ where none is installed)" env ODEGEN_MPI_OPTIONAL=1 bash tests/gpu/mpi.sh
 step "run-time options on the GPU (--set == regenerated, options=)" env ODEGEN_JOBS=1 $PY tests/options/test_options.py
+step "lyapunov and period on the GPU" env ODEGEN_REGISTERS=all $PY tests/lyapunov/test_lyapunov.py
+step "lyapunov and period, GPU against CPU (double, float)" $PY tests/gpu/lyapunov_agree.py
 [ $status = 0 ] && echo "test-gpu: all passed" || echo "test-gpu: FAILED"
 exit $status

@@ -3,7 +3,7 @@
  * tests build the runtime exactly as a generated model does:
  *   NAME.h  = model constants + runtime/api.h
  *   NAME.cu = NAME.h, model section, solver.h, driver.h, scan_fill.c,
- *             options.c, library.c, save.c, shortest_tables.h, shortest.c, output.h,
+ *             options.c, library.c, period.c, save.c, shortest_tables.h, shortest.c, output.h,
  *             output_csv.c, output.c, checkpoint.c, runner.c, runner_save.c,
  *             and with -DODE_MPI (make MPI=1) mpi_chunks.c, mpi_runner.c,
  *             mpi_scan.c
@@ -21,6 +21,7 @@
 #include "scan_fill.c"
 #include "options.c"
 #include "library.c"
+#include "period.c"
 #include "shortest_tables.h"
 #include "shortest.c"
 #include "output.h"

@@ -1,0 +1,91 @@
+#!/usr/bin/env python3
+"""`lyapunov` and `period` on the GPU against the CPU, on the same nvcc-built
+runner (models/duffing_map.ode and models/valve_lyapunov.ode), double and
+float:
+
+- Duffing over a 32 x 32 (k, B) grid (256 transient, 64 recorded periods):
+  where both sides find a periodic orbit (lyap1 < -0.01), lyap1 agrees to
+  1e-6 (double; 1e-3 float) and period exactly; elsewhere (chaos, where any
+  rounding difference grows to the attractor's size) the classification
+  lyap1 > 0.01 agrees in at least 95% of the cells, and no chaotic cell
+  (lyap1 > 0.01) has a period on either side;
+- the valve over q in [0.2, 10] (128 values, 256 transient, 64 recorded):
+  the same on its periodic orbits, with lyap1 = 0 (the flow's direction)
+  to 1e-6 on both sides.
+
+Run on a GPU machine: python3 tests/gpu/lyapunov_agree.py
+"""
+import os
+import sys
+
+import numpy as np
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "lib"))
+from odegen_test import ROOT, build, check, main, run_raw, Result  # noqa: E402
+
+
+def both(name, precision, args):
+    text = open(os.path.join(ROOT, "models", name + ".ode")).read()
+    runner = build(name, text, precision=precision, backend="gpu")
+    out = {}
+    for backend in ("cpu", "gpu"):
+        p = run_raw(runner, "--backend", backend, *args)
+        check(p.returncode == 0, "%s --backend %s: exit %d\n%s" % (name, backend, p.returncode, p.stderr))
+        out[backend] = Result(p.stdout, p.stderr)
+    return out["cpu"], out["gpu"]
+
+
+def last_rows(r):
+    """Index of every system's last recorded row."""
+    s = r["system"]
+    return np.nonzero(np.append(s[1:] != s[:-1], True))[0]
+
+
+def duffing(precision, tol):
+    a, b = both("duffing_map", precision, ["--scan", "k=lin(0.05,0.45,32)", "--scan", "B=lin(0.05,0.55,32)",
+                                           "--transient", "256", "--recorded", "64"])
+    ia, ib = last_rows(a), last_rows(b)
+    check(len(ia) == len(ib) == 1024, "rows: %d, %d" % (len(ia), len(ib)))
+    la, lb, pa, pb = a["lyap1"][ia], b["lyap1"][ib], a["period"][ia], b["period"][ib]
+    periodic = (la < -0.01) & (lb < -0.01)
+    worst = float(np.max(np.abs(la - lb)[periodic]))
+    chaotic_a, chaotic_b = la > 0.01, lb > 0.01
+    same = float(np.mean(chaotic_a == chaotic_b))
+    same_p = float(np.mean((pa == pb)[periodic]))
+    print("    duffing_map %s: %d periodic cells, lyap1 differs by %.2e at most, periods equal in %.1f%%; "
+          "chaos (lyap1 > 0.01) on %d CPU / %d GPU cells, classification agrees in %.1f%%"
+          % (precision, int(periodic.sum()), worst, 100 * same_p, int(chaotic_a.sum()), int(chaotic_b.sum()),
+             100 * same), flush=True)
+    check(periodic.sum() > 500, "too few periodic cells: %d" % periodic.sum())
+    check(worst <= tol, "lyap1 on periodic cells: CPU and GPU differ by %.3g > %g" % (worst, tol))
+    check(same_p >= 0.99, "periods differ on %.1f%% of the periodic cells" % (100 - 100 * same_p))
+    check(same >= 0.95, "chaos classification agrees in only %.1f%% of the cells" % (100 * same))
+    check(not np.any(chaotic_a & (pa > 0)) and not np.any(chaotic_b & (pb > 0)), "a chaotic cell with a period")
+
+
+def test_duffing_map_double():
+    duffing("double", 1e-6)
+
+
+def test_duffing_map_float():
+    duffing("float", 1e-3)
+
+
+def test_valve():
+    a, b = both("valve_lyapunov", None, ["--scan", "q=lin(0.2,10,128)", "--transient", "256", "--recorded", "64"])
+    ia, ib = last_rows(a), last_rows(b)
+    l1a, l1b, l2a, l2b = a["lyap1"][ia], b["lyap1"][ib], a["lyap2"][ia], b["lyap2"][ib]
+    periodic = (np.abs(l1a) < 1e-6) & (l2a < -0.02) & (a.status[ia] == "event")
+    worst1 = float(np.max(np.abs(l1b[periodic])))
+    worst2 = float(np.max(np.abs(l2a - l2b)[periodic]))
+    print("    valve_lyapunov: %d periodic values of q: |lyap1| on the GPU %.2e at most, lyap2 differs by %.2e"
+          % (int(periodic.sum()), worst1, worst2), flush=True)
+    check(periodic.sum() > 60, "too few periodic values of q: %d" % periodic.sum())
+    check(worst1 <= 1e-6, "GPU lyap1 on periodic orbits: %.3g" % worst1)
+    check(worst2 <= 1e-4, "lyap2 on periodic orbits: CPU and GPU differ by %.3g" % worst2)
+
+
+TESTS = [(n, f) for n, f in sorted(globals().items()) if n.startswith("test_")]
+
+if __name__ == "__main__":
+    sys.exit(main(TESTS))
