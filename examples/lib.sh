@@ -63,6 +63,7 @@ ex_say() { printf '%s: %s\n' "$EX_NAME" "$*" >&2; }
 
 # Builds the translator (once per run_all: make is quick when up to date).
 ex_build_odegen() {
+    [ -n "${ODEGEN_TRANSLATOR:-}" ] && return   # a translator given as it is (as Python's odegen takes it)
     make -s -C "$EX_ROOT" build/odegen >&2 || { ex_say "building odegen failed (see above)"; exit 1; }
 }
 
@@ -73,7 +74,7 @@ ex_build_model() {
     local model=$1 dir=build/examples/$1
     ex_build_odegen
     mkdir -p build/examples
-    build/odegen "models/$model.ode" -o "$dir" >/dev/null || { ex_say "odegen failed on models/$model.ode"; exit 1; }
+    "${ODEGEN_TRANSLATOR:-build/odegen}" "models/$model.ode" -o "$dir" >/dev/null || { ex_say "odegen failed on models/$model.ode"; exit 1; }
     local mk=(-s -C "$dir")
     [ "$EX_BACKEND" = cpu ] && mk+=(BACKEND=cpu)
     [ -n "${ARCH:-}" ] && mk+=(ARCH="$ARCH")

@@ -43,7 +43,9 @@ ARGS = {
 }
 EXACT = ("lorenz", "valve")   # + - * / sqrt only: bit-for-bit with -fmad=false
 TOL = 1e-11
-SAMPLED = {"keller_miksis": ("tmin", "ymin", "tmax"), "valve": ("ymax", "ymin")}   # `on step` extrema, adaptive runs; located event times
+SAMPLED = {"keller_miksis": ("tmin", "ymin", "tmax"), "valve": ("ymax", "ymin"),
+           # exponents: logs of tangent growth through 10^3 impacts, each located to tol (1.5e-10 seen)
+           "valve_lyapunov": ("lyap1", "lyap2", "lyap3")}   # `on step` extrema, adaptive runs; located event times
 TOL_SAMPLED = 1e-6
 
 
