@@ -746,12 +746,14 @@ static void emit_source(Emitter *E)
     emit_on_event(E);
     emit_hook(E, "end", &m->on_end);
     emit_jacobian(E);
+    if (method_is_rosenbrock(m->method)) emit_lu(E);
     emit_fields(E);
     emit_metadata(E);
     emit_provenance(E);
     emit_sets(E);
-    static const char *const solver[] = {"templates/tableaux.h", "templates/stepper.h", "templates/dense.h",
-                                         "templates/events.h",   "templates/save.h",    "templates/integrate.h"};
+    static const char *const solver[] = {"templates/tableaux.h",   "templates/stepper.h", "templates/dense.h",
+                                         "templates/rosenbrock.h", "templates/events.h",  "templates/save.h",
+                                         "templates/integrate.h"};
     for (size_t i = 0; i < sizeof solver / sizeof *solver; i++) append_template(E, solver[i], false);
     append_template(E, "templates/driver.h", false);
     append_template(E, "runtime/scan_fill.c", false);

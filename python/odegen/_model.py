@@ -18,7 +18,7 @@ import numpy as np
 from . import _build, _lib, _progress
 
 INT_MAX = 2 ** 31 - 1
-STATUS_NAMES = ("ready", "finished", "event", "equilibrium", "maxsteps", "bound", "nan")
+STATUS_NAMES = ("ready", "finished", "event", "equilibrium", "maxsteps", "bound", "nan", "singular")
 
 # Options the solver will take at run time (issue 12, item 4); until then a scan with one of
 # them runs a variant of the model built with it (cached like any model).

@@ -107,9 +107,10 @@ static void test_metadata(void)
     model_default_repeat(&tr, &rec);
     CHECK(tr == 1024 && rec == 32);
 
-    static const char *const st[] = {"ready", "finished", "event", "equilibrium", "maxsteps", "bound", "nan"};
+    static const char *const st[] = {"ready", "finished", "event", "equilibrium", "maxsteps", "bound", "nan",
+                                     "singular"};
     for (int k = 0; k < MODEL_NSTATUS; k++) CHECK_STR(model_status_name(k), st[k]);
-    CHECK_STR(model_status_name(7), "unknown");
+    CHECK_STR(model_status_name(MODEL_NSTATUS), "unknown");
     CHECK_STR(model_status_name(-1), "unknown");
 
     CHECK_STR(model_strerror(MODEL_OK), "no error");
