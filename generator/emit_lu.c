@@ -129,9 +129,11 @@ static void emit_getrf(Emitter *E, const LuPlan *p)
                 if (c->row[j]) buf_printf(o, "    ode_W[%d] -= ode_W[%d] * ode_W[%d];\n", r * n + j, r * n + k, k * n + j);
         }
     }
-    buf_puts(o, "    /* finite factors (a zero pivot's reciprocal is not) */\n    int ode_ok = 1;\n");
+    buf_puts(o, "    /* finite factors (a zero pivot's reciprocal is not) and no infinite pivot (its reciprocal is 0) */\n"
+                "    int ode_ok = 1;\n");
     for (int i = 0; i < n * n; i++)
-        if (p->nz[i]) buf_printf(o, "    ode_ok &= ode_finite(ode_W[%d]);\n", i);
+        if (p->nz[i]) buf_printf(o, "    ode_ok &= ode_finite(ode_W[%d])%s;\n", i,
+                                 i % (n + 1) == 0 ? arena_printf(" & (ode_W[%d] != %s)", i, c_literal(0.0, E->single)) : "");
     buf_puts(o, "    return ode_ok ? 0 : 1;\n}\n\n");
 }
 

@@ -167,7 +167,7 @@ void check_method_option(Model *m, const Node *it)
     }
     /* Not a method XPPAUT knows either (it would keep its default). */
     error_at(loc, "unknown method '%s': the methods are " METHOD_LIST " (or XPPAUT's names: rungekutta, "
-             "qualrk, 5dp, 83dp, …)%s", word, suggestion(word));
+             "qualrk, 5dp, 83dp, stiff, gear, cvode, …)%s", word, suggestion(word));
 }
 
 bool method_is_adaptive(Method method)

@@ -317,6 +317,125 @@ for _p in TEST_SET:
         globals()["test_set_%s_%s" % (_p, _m)].__doc__ = "Hairer & Wanner's %s with %s against its reference." % (_p, _m)
 
 
+# ----------------------------------------------------------------------------- events and samples on a stiff problem
+
+FHN = dict(eps=1e-4, a=0.7, b=0.8, I=0.5, reps=8, every=0.05, rtol=1e-8)
+# Errors against the tolerance: K rtol.  ROS3P's estimate is less faithful
+# on the fast jumps (its global error there reaches ~10^3 rtol).
+K_EVENTS = dict(rodas5p=100, ros3p=1000)
+
+
+def fhn_model(m):
+    """FitzHugh–Nagumo with a fast v (ε = 1e-4: a relaxation oscillator, stiff),
+    one integration from a spike to the next (event v = 1 upwards, stop=1;
+    on end moves the window), an accessory kept by `on step`, a count kept by
+    the event's statements, and samples of the trajectory."""
+    return f"""# FitzHugh-Nagumo relaxation oscillator, fast v: from spike to spike
+par eps={FHN['eps']!r}, a={FHN['a']!r}, b={FHN['b']!r}, I={FHN['I']!r}
+v'=(v-v^3/3-w+I)/eps
+w'=v+a-b*w
+init v=-1, w=-0.5
+acc n, vmax
+on start {{ n = 0; vmax = v }}
+on step {{ if (v > vmax) {{ vmax = v }} }}
+event spike: v-1, dir=1, tol=1e-9, stop=1 {{ n = n + 1 }}
+on end {{ t0 = t; t1 = t + 100 }}
+@ meth={m}, total=100, dt=1e-6, toler={FHN['rtol']!r}, atoler={FHN['rtol']!r}
+repeat transient=0, record={FHN['reps']}
+record t, v, w, n, vmax
+save every={FHN['every']!r}
+done
+"""
+
+
+_fhn_reference = []
+
+
+def fhn_reference():
+    """scipy's Radau with the exact Jacobian at 1e-10 (its own event
+    location on its dense output): spike times and the solution."""
+    if not _fhn_reference:
+        from scipy.integrate import solve_ivp
+        eps, a, b, I = FHN["eps"], FHN["a"], FHN["b"], FHN["I"]
+
+        def f(t, y):
+            return [(y[0] - y[0] ** 3 / 3 - y[1] + I) / eps, y[0] + a - b * y[1]]
+
+        def spike(t, y):
+            return y[0] - 1
+        spike.direction = 1
+        sol = solve_ivp(f, (0, 14.5), [-1, -0.5], method="Radau", rtol=1e-10, atol=1e-10,
+                        jac=lambda t, y: [[(1 - y[0] ** 2) / eps, -1 / eps], [1, -b]], events=spike,
+                        dense_output=True)
+        _fhn_reference.append((sol.t_events[0], sol.sol, f))
+    return _fhn_reference[0]
+
+
+def interval_max(sol, a, b):
+    """The largest v of the dense solution on [a, b]: a grid, then golden
+    section around the grid's largest value."""
+    from scipy.optimize import minimize_scalar
+    ts = np.linspace(a, b, 20001)
+    k = int(np.argmax(sol(ts)[0]))
+    lo, hi = ts[max(k - 1, 0)], ts[min(k + 1, len(ts) - 1)]
+    r = minimize_scalar(lambda t: -sol(t)[0], bounds=(lo, hi), method="bounded", options=dict(xatol=1e-14))
+    return max(-r.fun, sol(ts[k])[0])
+
+
+def events_test(m):
+    """Spike times (located on the method's continuous extension, then the
+    step redone with the method) against Radau's: the count, and each time
+    within K rtol (1 + t); v at each detection within the event's tol of 1;
+    the event's count as its statements make it; the accessory kept by `on
+    step` (the largest v at the steps' ends) at most K rtol above the true
+    maximum and at most 1e-4 below it (what the steps near it leave out); the `save` samples (from the continuous extension: Rodas5P's
+    own, ROS3P's cubic Hermite) against Radau's solution within
+    K (atol + rtol |y|) plus |y'| times the spike times' error (a phase error
+    moves the fast jumps)."""
+    rows, samples, _ = run_files(build("stiff_fhn_" + m, fhn_model(m), sanitize=False))
+    times, sol, f = fhn_reference()
+    n, rtol, K = FHN["reps"], FHN["rtol"], K_EVENTS[m]
+    check(list(rows.status) == ["event"] * n, "%s: statuses %s" % (m, rows.status))
+    check(len(times) >= n, "the reference has %d spikes" % len(times))
+    dt = np.abs(rows["t"] - times[:n])
+    check(np.all(dt <= K * rtol * (1 + times[:n])), "%s: spike times off by %s" % (m, dt))
+    check(np.all(np.abs(rows["v"] - 1) <= 1e-9), "%s: v at the spikes %s" % (m, rows["v"] - 1))
+    check(np.all(rows["n"] == 1), "%s: the event's count %s" % (m, rows["n"]))
+    # vmax: the largest v at the ends of the accepted steps, the true maximum
+    # between two spikes (the landing on the right branch) up to what the
+    # steps near it leave out
+    starts = np.concatenate([[0.0], times[:n - 1]])
+    true_max = np.array([interval_max(sol, a, b) for a, b in zip(starts, times[:n])])
+    off = rows["vmax"] - true_max
+    say("%s: vmax - the true maxima %s" % (m, off))
+    check(np.all((off <= K * rtol * true_max) & (off >= -1e-4)), "%s: vmax %s, the maxima %s"
+          % (m, rows["vmax"], true_max))
+    check(samples is not None, "%s: no samples" % m)
+    ts, v, w = samples["t"], samples["v"], samples["w"]
+    phase = np.max(dt) + 1e-12
+    ref = sol(ts)
+    slope = np.abs(np.array([f(t, y) for t, y in zip(ts, ref.T)])).T
+    err = np.abs(np.vstack([v, w]) - ref)
+    bound = K * (rtol + rtol * np.abs(ref)) + slope * phase
+    worst = np.max(err / bound)
+    say("%s: %d spikes, largest time error %.2g; %d samples, largest error %.2g, %.2g of the bound" % (
+        m, n, np.max(dt), len(ts), np.max(err), worst))
+    check(worst <= 1, "%s: samples off by up to %.3g of the bound (at t=%.6f)" % (
+        m, worst, ts[np.argmax(np.max(err / bound, axis=0))]))
+    # every integration's samples: its t0 + i every, while within the window (which the spike ends)
+    for rep in range(n):
+        sel = samples["rep"] == rep
+        t0 = 0.0 if rep == 0 else rows["t"][rep - 1]
+        k = np.arange(np.sum(sel))
+        check(np.allclose(ts[sel], np.minimum(t0 + k * FHN["every"], rows["t"][rep]), rtol=1e-12, atol=1e-12),
+              "%s: rep %d sample times %s" % (m, rep, ts[sel][:4]))
+
+
+for _m in STIFF:
+    globals()["test_events_" + _m] = (lambda m: lambda: events_test(m))(_m)
+    globals()["test_events_" + _m].__doc__ = "Events, accessories, hooks and samples with %s on a stiff oscillator." % _m
+
+
 TESTS = [(n, f) for n, f in sorted(globals().items()) if n.startswith("test_")]
 
 if __name__ == "__main__":
