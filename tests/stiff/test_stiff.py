@@ -289,13 +289,22 @@ def set_model(name, m):
     return text, rtol, atol
 
 
+_set_runs = {}
+
+
 def set_case(name, m):
     """One problem of the test set with method m: the end state against the
     published reference, within K (atol + rtol |ref|) per component, in at
-    most MAX_STEPS steps."""
+    most MAX_STEPS steps.  (One run per problem and method: the CVODE
+    comparison reads it too.)"""
+    if (name, m) in _set_runs:
+        return _set_runs[name, m]
     P = TEST_SET[name]
     text, rtol, atol = set_model(name, m)
-    r = run(build("set_%s_%s" % (name, m), text, sanitize=False), "--fields", ",".join(P["states"]))
+    runner = build("set_%s_%s" % (name, m), text, sanitize=False)
+    t0 = time.time()
+    r = run(runner, "--fields", ",".join(P["states"]))
+    r.wall = time.time() - t0
     check(list(r.status) == ["finished"], "%s %s: status %s" % (name, m, r.status))
     got = np.array([r[c][0] for c in P["states"]])
     ref = np.array(P["ref"])
@@ -306,6 +315,7 @@ def set_case(name, m):
         m, name, r.steps, np.max(rel), P["states"][int(np.argmax(rel))], np.max(ratio) / K_ERROR))
     check(np.max(ratio) <= K_ERROR, "%s %s: errors %s are %s of atol + rtol |ref|" % (name, m, got - ref, ratio))
     check(r.steps is not None and r.steps <= MAX_STEPS[m], "%s %s: %s steps" % (name, m, r.steps))
+    _set_runs[name, m] = r
     return r
 
 
@@ -434,6 +444,129 @@ def events_test(m):
 for _m in STIFF:
     globals()["test_events_" + _m] = (lambda m: lambda: events_test(m))(_m)
     globals()["test_events_" + _m].__doc__ = "Events, accessories, hooks and samples with %s on a stiff oscillator." % _m
+
+
+# ----------------------------------------------------------------------------- single precision
+
+# Float: rtol 1e-5 (float's rounding is 6e-8: above ~1e-6 the tolerance is
+# what limits the error); ROBER's atol 1e-12, far below y2 ~ 1e-5 at t = 40.
+# Not Van der Pol with ε = 1e-6: its jumps last ~1e-6 at t ~ 1, below
+# float's resolution of t (the smallest step 4 ε_float t ≈ 5e-7, taken
+# whatever its error): the README's single-precision limits.
+FLOAT_CASES = dict(rober40=(1e-5, 1e-12), hires=(1e-5, 1e-7), orego=(1e-5, 1e-5))
+
+
+def test_float():
+    """Both methods in single precision on three problems of the test set:
+    the end state within 100 (atol + rtol |ref|) of the reference plus what
+    float's rounding adds over the steps (1e3 ε_float |ref|), in a stiff
+    solver's step count."""
+    for name, (rtol, atol) in FLOAT_CASES.items():
+        P = TEST_SET[name]
+        text = P["text"] or TEST_SET[P["base"]]["text"]
+        for m in STIFF:
+            if (name, m) in SKIP:
+                continue
+            model = text + "@ meth=%s, total=%r, toler=%r, atoler=%r, %s\ndone\n" % (m, P["total"], rtol, atol,
+                                                                                   P["opts"])
+            r = run(build("float_%s_%s" % (name, m), model, precision="float", sanitize=False),
+                    "--fields", ",".join(P["states"]))
+            check(list(r.status) == ["finished"], "float %s %s: status %s" % (name, m, r.status))
+            got = np.array([r[c][0] for c in P["states"]])
+            ref = np.array(P["ref"])
+            ratio = np.abs(got - ref) / (K_ERROR * (atol + rtol * np.abs(ref)) + 1e3 * 2.0 ** -23 * np.abs(ref))
+            say("float %s %s: %d steps, largest relative error %.2g, %.2f of the bound" % (
+                m, name, r.steps, np.max(np.abs(got - ref) / np.abs(ref)), np.max(ratio)))
+            check(np.max(ratio) <= 1, "float %s %s: %s against %s" % (name, m, got, ref))
+            check(r.steps <= MAX_STEPS[m], "float %s %s: %d steps" % (name, m, r.steps))
+
+
+# ----------------------------------------------------------------------------- a singular W
+
+def test_singular():
+    """A Jacobian that is infinite where the solution starts (x' = sqrt(x) + 1
+    from x = 0: ∂f/∂x = 1/(2 sqrt x)): W cannot be factorised at any step
+    size, the step shrinks to dtmin, the system stops with status `singular`
+    and its neighbour (from x = 1, where J is finite) finishes undisturbed,
+    its x(1) checked against the exact solution's implicit form
+    2 sqrt(x) - 2 log(1 + sqrt(x)) = t + 2 - 2 log 2 (to 1e-7)."""
+    for m in STIFF:
+        r = run(build("singular_" + m, """# the Jacobian 1/(2 sqrt(x)) is infinite at x = 0
+x'=sqrt(x)+1
+init x=0
+@ meth=%s, total=1, toler=1e-10, atoler=1e-10
+scan x = list(0, 1)
+done
+""" % m, sanitize=False), "--fields", "x")
+        check(list(r.status) == ["singular", "finished"], "%s: statuses %s" % (m, r.status))
+        check(r["x"][0] == 0, "%s: the singular system moved to x=%r" % (m, r["x"][0]))
+        u = math.sqrt(r["x"][1])
+        lhs = 2 * u - 2 * math.log(1 + u)
+        check(abs(lhs - (1 + 2 - 2 * math.log(2))) < 1e-7, "%s: x(1) = %r off its exact value" % (m, r["x"][1]))
+
+
+# ----------------------------------------------------------------------------- SUNDIALS CVODE, the peer
+
+PEER_SRC = os.path.join(HERE, "cvode_peer.c")
+K_CVODE = 1000
+_peer = []
+
+
+def cvode_peer():
+    """tests/stiff/cvode_peer.c built against libsundials (None without it)."""
+    if not _peer:
+        exe = os.path.join(BUILD, "cvode_peer")
+        if not os.path.exists("/usr/include/cvode/cvode.h"):
+            _peer.append(None)
+        else:
+            if not os.path.exists(exe) or os.path.getmtime(exe) < os.path.getmtime(PEER_SRC):
+                p = subprocess.run(["cc", "-O2", "-Wall", "-Werror", "-Wno-unknown-pragmas", PEER_SRC, "-o", exe, "-lsundials_cvode",
+                                    "-lsundials_nvecserial", "-lm"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                   text=True)
+                check(p.returncode == 0, "cvode_peer.c does not build:\n" + p.stdout)
+            _peer.append(exe)
+    return _peer[0]
+
+
+def cvode(problem, rtol, atol):
+    p = subprocess.run([cvode_peer(), problem, repr(rtol), repr(atol)], stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, text=True)
+    check(p.returncode == 0, "cvode_peer %s: %s" % (problem, p.stderr))
+    return {k: float(v) for k, v in (line.split() for line in p.stdout.splitlines())}
+
+
+def test_cvode_peer():
+    """SUNDIALS CVODE (BDF, dense Newton on the exact Jacobian; right-hand
+    sides written by hand in cvode_peer.c) on every problem of the test set
+    at the same rtol and atol as rodas5p and ros3p: CVODE itself within
+    K_CVODE (atol + rtol |ref|) of the published reference (the peer is
+    sound; BDF's global error on OREGO reaches ~150 tolerances), and each
+    method within (K + K_CVODE) (atol + rtol |ref|) of CVODE; steps and wall
+    time side by side (printed: odegen's time is its runner's, start-up,
+    build of the system and CSV included)."""
+    if cvode_peer() is None:
+        print("        libsundials-dev not installed: the CVODE comparison is skipped")
+        return
+    lines = []
+    for name, P in TEST_SET.items():
+        for m in STIFF:
+            if (name, m) in SKIP:
+                continue
+            _, rtol, atol = set_model(name, m)
+            c = cvode(name, rtol, atol)
+            peer = np.array([c["y%d" % (i + 1)] for i in range(len(P["states"]))])
+            ref = np.array(P["ref"])
+            scale = atol + (rtol + P.get("ref_rel", 0)) * np.abs(ref)
+            check(np.max(np.abs(peer - ref) / scale) <= K_CVODE, "CVODE %s at %g: %s, the reference %s"
+                  % (name, rtol, peer, ref))
+            r = set_case(name, m)
+            got = np.array([r[s][0] for s in P["states"]])
+            agree = np.max(np.abs(got - peer) / scale)
+            check(agree <= K_ERROR + K_CVODE, "%s %s against CVODE: %s and %s" % (name, m, got, peer))
+            lines.append("%-10s rtol %-6g %-8s %6d steps %8.4f s | CVODE %6d steps %4d Jacobians %8.4f s | "
+                         "difference %.2g of atol + rtol |ref|" % (name, rtol, m, r.steps, r.wall, c["steps"],
+                                                                  c["jac"], c["seconds"], agree))
+    print("\n".join("        " + line for line in lines))
 
 
 TESTS = [(n, f) for n, f in sorted(globals().items()) if n.startswith("test_")]
