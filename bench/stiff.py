@@ -4,9 +4,9 @@
   bench/stiff.py [--backend gpu|cpu] [--quick] [--out DIR] [--md FILE]
 
 1. Ensembles on the GPU (or --backend cpu): ROBER with its rate constant k1
-   scanned (models/rober_scan.ode, N = 2^16 … 2^20) and the FitzHugh–Nagumo
+   scanned (bench/stiff/rober_scan.ode, N = 2^16 … 2^20) and the FitzHugh–Nagumo
    neuron with a fast voltage (ε = 1e-4, a relaxation oscillator; the drive
-   I scanned: models/fhn_stiff.ode), rodas5p and ros3p: kernel time, steps,
+   I scanned: bench/stiff/fhn_stiff.ode), rodas5p and ros3p: kernel time, steps,
    systems per second.
 2. The CPU path against SUNDIALS CVODE (BDF, dense Newton on the exact
    Jacobian, tests/stiff/cvode_peer.c with OpenMP over the systems) on the
@@ -40,8 +40,8 @@ WP_METHODS = ["rodas5p", "ros3p", "rkck45"]
 
 
 def model(name, method, extra=""):
-    """models/NAME.ode with its @ line's method replaced (and extra options)."""
-    text = open(os.path.join(ROOT, "models", name + ".ode")).read()
+    """bench/stiff/NAME.ode with its @ line's method replaced (and extra options)."""
+    text = open(os.path.join(ROOT, "bench", "stiff", name + ".ode")).read()
     return re.sub(r"meth=\w+", "meth=%s%s" % (method, extra), text, count=1)
 
 

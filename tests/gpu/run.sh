@@ -13,6 +13,7 @@
 #   8. user names like every identifier of the generated code: the model of
 #      tests/names compiled by nvcc (its cc runs are part of make test)
 #   9. the models' derivatives on the GPU against the CPU (tests/deriv/gpu_agree.py)
+#  10. the stiff methods on the GPU, and CPU against GPU (tests/stiff/test_stiff.py)
 # Uses build/odegen as it is (flex and bison need not be on the GPU machine).
 set -u
 cd "$(dirname "$0")/../.."
@@ -32,5 +33,6 @@ step "the runner's streamed output on the GPU (chunks, scans made on the device,
 step "XPPAUT's features, GPU and CPU" $PY tests/gpu/xpp_features.py
 step "clashing names, nvcc" env ODEGEN_BACKEND=cpu ODEGEN_JOBS=8 $PY tests/names/test_names.py --nvcc
 step "derivatives, GPU against CPU" $PY tests/deriv/gpu_agree.py
+step "stiff methods on the GPU (test set, events, float; CPU against GPU)" $PY tests/stiff/test_stiff.py
 [ $status = 0 ] && echo "test-gpu: all passed" || echo "test-gpu: FAILED"
 exit $status
