@@ -197,37 +197,57 @@ static int fail(const char *what, int flag)
     return 1;
 }
 
+/* CVODE set up once for a problem (per thread in a scan: a system is then
+ * only CVodeReInit, as a user looping over systems would do). */
+typedef struct Solver {
+    SUNContext ctx;
+    N_Vector Y;
+    SUNMatrix A;
+    SUNLinearSolver LS;
+    void *mem;
+} Solver;
+
+static int solver_open(Solver *S, const Problem *P, double rtol, double atol)
+{
+    if (SUNContext_Create(NULL, &S->ctx)) return fail("SUNContext_Create", -1);
+    S->Y = N_VNew_Serial(P->n, S->ctx);
+    for (int i = 0; i < P->n; i++) NV_Ith_S(S->Y, i) = P->y0[i];
+    S->mem = CVodeCreate(CV_BDF, S->ctx);
+    S->A = SUNDenseMatrix(P->n, P->n, S->ctx);
+    S->LS = SUNLinSol_Dense(S->Y, S->A, S->ctx);
+    int flag = CVodeInit(S->mem, P->rhs, 0.0, S->Y);
+    if (!flag) flag = CVodeSStolerances(S->mem, rtol, atol);
+    if (!flag) flag = CVodeSetLinearSolver(S->mem, S->LS, S->A);
+    if (!flag) flag = CVodeSetJacFn(S->mem, P->jac);
+    if (!flag) flag = CVodeSetMaxNumSteps(S->mem, 1000000);
+    return flag ? fail("CVODE's set-up", flag) : 0;
+}
+
+static void solver_close(Solver *S)
+{
+    CVodeFree(&S->mem);
+    SUNLinSolFree(S->LS);
+    SUNMatDestroy(S->A);
+    N_VDestroy(S->Y);
+    SUNContext_Free(&S->ctx);
+}
+
 /* One integration of P with parameters p from its y0 to its t_end; the end
  * state into y, CVODE's counters into steps, rhs, jac.  Returns 0 when CVODE
  * reached t_end. */
-static int solve(const Problem *P, double *p, double rtol, double atol, double *y, long *steps, long *rhs, long *jac)
+static int solve(Solver *S, const Problem *P, double *p, double *y, long *steps, long *rhs, long *jac)
 {
-    SUNContext ctx;
-    if (SUNContext_Create(NULL, &ctx)) return fail("SUNContext_Create", -1);
-    N_Vector Y = N_VNew_Serial(P->n, ctx);
-    for (int i = 0; i < P->n; i++) NV_Ith_S(Y, i) = P->y0[i];
-    void *mem = CVodeCreate(CV_BDF, ctx);
-    SUNMatrix A = SUNDenseMatrix(P->n, P->n, ctx);
-    SUNLinearSolver LS = SUNLinSol_Dense(Y, A, ctx);
-    int flag = CVodeInit(mem, P->rhs, 0.0, Y);
-    if (!flag) flag = CVodeSStolerances(mem, rtol, atol);
-    if (!flag) flag = CVodeSetUserData(mem, p);
-    if (!flag) flag = CVodeSetLinearSolver(mem, LS, A);
-    if (!flag) flag = CVodeSetJacFn(mem, P->jac);
-    if (!flag) flag = CVodeSetMaxNumSteps(mem, 1000000);
-    if (!flag) flag = CVodeSetStopTime(mem, P->t_end);
+    for (int i = 0; i < P->n; i++) NV_Ith_S(S->Y, i) = P->y0[i];
+    int flag = CVodeReInit(S->mem, 0.0, S->Y);
+    if (!flag) flag = CVodeSetUserData(S->mem, p);
+    if (!flag) flag = CVodeSetStopTime(S->mem, P->t_end);
     double t = 0;
-    if (!flag) flag = CVode(mem, P->t_end, Y, &t, CV_NORMAL);
+    if (!flag) flag = CVode(S->mem, P->t_end, S->Y, &t, CV_NORMAL);
     int rc = flag < 0 ? fail("CVode", flag) : 0;
-    for (int i = 0; i < P->n; i++) y[i] = NV_Ith_S(Y, i);
-    CVodeGetNumSteps(mem, steps);
-    CVodeGetNumRhsEvals(mem, rhs);
-    CVodeGetNumJacEvals(mem, jac);
-    CVodeFree(&mem);
-    SUNLinSolFree(LS);
-    SUNMatDestroy(A);
-    N_VDestroy(Y);
-    SUNContext_Free(&ctx);
+    for (int i = 0; i < P->n; i++) y[i] = NV_Ith_S(S->Y, i);
+    CVodeGetNumSteps(S->mem, steps);
+    CVodeGetNumRhsEvals(S->mem, rhs);
+    CVodeGetNumJacEvals(S->mem, jac);
     return rc;
 }
 
@@ -248,12 +268,18 @@ int main(int argc, char **argv)
         long all_steps = 0, bad = 0;
         double sum = 0;
         const double t0 = now();
-#pragma omp parallel for schedule(dynamic, 64) reduction(+ : all_steps, bad, sum) private(y, steps, rhs, jac)
-        for (long i = 0; i < N; i++) {
-            double k[3] = {0.02 + (N > 1 ? 0.04 * i / (N - 1) : 0), 3e7, 1e4};
-            bad += solve(&P, k, rtol, abstol, y, &steps, &rhs, &jac) != 0;
-            all_steps += steps;
-            sum += y[2];
+#pragma omp parallel reduction(+ : all_steps, bad, sum) private(y, steps, rhs, jac)
+        {
+            Solver S;
+            if (solver_open(&S, &P, rtol, abstol)) bad += N;
+#pragma omp for schedule(dynamic, 64)
+            for (long i = 0; i < N; i++) {
+                double k[3] = {0.02 + (N > 1 ? 0.04 * i / (N - 1) : 0), 3e7, 1e4};
+                bad += solve(&S, &P, k, y, &steps, &rhs, &jac) != 0;
+                all_steps += steps;
+                sum += y[2];
+            }
+            solver_close(&S);
         }
         const double s = now() - t0;
         int threads = 1;
@@ -268,9 +294,12 @@ int main(int argc, char **argv)
         if (strcmp(argv[1], PROBLEMS[k].name)) continue;
         const Problem *P = &PROBLEMS[k];
         double p[3] = {P->p[0], P->p[1], P->p[2]};
+        Solver S;
+        if (solver_open(&S, P, rtol, abstol)) return 1;
         const double t0 = now();
-        int rc = solve(P, p, rtol, abstol, y, &steps, &rhs, &jac);
+        int rc = solve(&S, P, p, y, &steps, &rhs, &jac);
         const double s = now() - t0;
+        solver_close(&S);
         for (int i = 0; i < P->n; i++) printf("y%d %.17g\n", i + 1, y[i]);
         printf("steps %ld\nrhs %ld\njac %ld\nseconds %.6g\n", steps, rhs, jac, s);
         return rc;
