@@ -18,9 +18,11 @@
    2^12 copies (2^8 with --quick) on all cores.
 
 Prints JSON lines (for results.jsonl) and writes a Markdown section to --md
-(default OUT/stiff.md), which bench/run.sh appends to BENCHMARKS.md.
+(default OUT/stiff.md), which bench/run.sh appends to BENCHMARKS.md; run
+alone, --append bench/BENCHMARKS.md replaces that file's stiff section.
 """
 import argparse
+import concurrent.futures
 import json
 import os
 import re
@@ -94,7 +96,16 @@ def emit(rows, **kv):
     print(json.dumps(kv), flush=True)
 
 
+def prebuild(jobs):
+    """Builds runners side by side (nvcc takes most of a minute for each)."""
+    with concurrent.futures.ThreadPoolExecutor(max(1, min(8, (os.cpu_count() or 2) // 2))) as pool:
+        for f in [pool.submit(build, *j[:3], **j[3]) for j in jobs]:
+            f.result()
+
+
 def ensembles(out, backend, sizes, rows):
+    prebuild([(out, k + "_" + m, model(k + ("_scan" if k == "rober" else "_stiff"), m), {})
+              for m in STIFF for k in ("rober", "fhn")])
     for method in STIFF:
         runner = build(out, "rober_" + method, model("rober_scan", method))
         for n in sizes:
@@ -150,6 +161,8 @@ def work_precision(out, n, rows):
     nvcc would take minutes for)."""
     backend = "cpu"
     ref = vdp_reference()
+    prebuild([(out, "vdp_%s_%g" % (m, tol), model("vdp100", m, ", toler=%r, atoler=%r" % (tol, tol)), dict(cpu=True))
+              for m in WP_METHODS for tol in WP_TOLS])
     for method in WP_METHODS:
         for tol in WP_TOLS:
             runner = build(out, "vdp_%s_%g" % (method, tol), model("vdp100", method, ", toler=%r, atoler=%r"
@@ -200,6 +213,7 @@ def main():
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--out", default=os.path.join(ROOT, "bench", "out", "stiff"))
     ap.add_argument("--md")
+    ap.add_argument("--append", help="a BENCHMARKS.md whose stiff section this run replaces")
     a = ap.parse_args()
     global BACKEND
     BACKEND = a.backend
@@ -211,6 +225,15 @@ def main():
     work_precision(a.out, 2 ** 8 if a.quick else 2 ** 12, rows)
     with open(a.md or os.path.join(a.out, "stiff.md"), "w") as f:
         f.write(markdown(rows))
+    if a.append:      # replaces the file's stiff section, or adds one at its end
+        text = open(a.append).read() if os.path.exists(a.append) else ""
+        head = "## Stiff methods (bench/stiff.py)"
+        if head in text:
+            start = text.index(head)
+            end = text.find("\n## ", start + len(head))
+            text = text[:start] + (text[end + 1:] if end >= 0 else "")
+        with open(a.append, "w") as f:
+            f.write(text.rstrip("\n") + "\n\n" + markdown(rows))
     return 0
 
 

@@ -277,15 +277,19 @@ MAX_STEPS = dict(rodas5p=5000, ros3p=10000)
 SKIP = {("orego", "ros3p")}
 
 
-def set_model(name, m):
+def set_model(name, m, tols=None):
+    """The problem's model with method m at its tolerances (rtol, atol)."""
     P = TEST_SET[name]
     text = P["text"] or TEST_SET[P["base"]]["text"]
     if "sub" in P:
         text = text.replace(*P["sub"])
-    rtol, atol = TOLS[m]
-    atol = ATOL.get(name, atol)
+    rtol, atol = tols or (TOLS[m][0], ATOL.get(name, TOLS[m][1]))
     text += "@ meth=%s, total=%r, toler=%r, atoler=%r, %s\ndone\n" % (m, P["total"], rtol, atol, P["opts"])
     return text, rtol, atol
+
+
+def float_model(name, m):
+    return set_model(name, m, FLOAT_CASES[name])
 
 
 _set_runs = {}
@@ -460,19 +464,20 @@ for _m in STIFF:
 def test_cpu_gpu():
     """(ODEGEN_BACKEND=gpu only.) The test set, both methods, double and
     float, one nvcc-built runner run with --backend cpu and --backend gpu:
-    the same statuses, end states within 1e-9 relative of each other in
-    double (FMA contraction and CUDA's libm move the last bits; the error
-    control's decisions rarely flip on them), 1e-3 in float, step counts
-    within 2 %; and a 256-system ROBER scan likewise."""
+    the same statuses, end states within 10 (atol + rtol |y|) of each other
+    (FMA contraction and CUDA's libm move the last bits, and where an
+    accept/reject decision of the error control flips on them the paths
+    differ by a local error; float: plus 1e3 ε_float |y|), step counts
+    within 2 %; the ROBER problems as 256-system scans of k1."""
     if BACKEND != "gpu":
         print("        (CPU against GPU runs with ODEGEN_BACKEND=gpu)")
         return
-    for precision, rel in (("double", 1e-9), ("float", 1e-3)):
+    for precision in ("double", "float"):
         for name, P in TEST_SET.items():
             for m in STIFF:
                 if (name, m) in SKIP or (precision == "float" and name not in FLOAT_CASES):
                     continue
-                text, _, _ = set_model(name, m)
+                text, rtol, atol = (float_model if precision == "float" else set_model)(name, m)
                 runner = build("cg_%s_%s" % (name, m), text, precision=precision, backend="gpu", sanitize=False)
                 args = ["--fields", ",".join(P["states"])]
                 if name.startswith("rober"):
@@ -484,11 +489,12 @@ def test_cpu_gpu():
                     out[backend] = Result(p.stdout, p.stderr)
                 a, b = out["cpu"], out["gpu"]
                 check(list(a.status) == list(b.status), "%s %s %s: statuses differ" % (precision, name, m))
-                worst = max(np.max(np.abs(a[c] - b[c]) / np.maximum(np.abs(a[c]), 1e-300 + np.max(np.abs(a[c]))
-                                                                        * 1e-6)) for c in P["states"])
-                say("%s %s %s: CPU %d, GPU %d steps, largest relative difference %.2g" % (
+                rounding = 1e3 * 2.0 ** -23 if precision == "float" else 0.0
+                worst = max(np.max(np.abs(a[c] - b[c]) / (10 * (atol + rtol * np.abs(a[c])) + rounding * np.abs(a[c])))
+                            for c in P["states"])
+                say("%s %s %s: CPU %d, GPU %d steps, largest difference %.2g of the bound" % (
                     precision, m, name, a.steps, b.steps, worst))
-                check(worst <= rel, "%s %s %s: CPU and GPU differ by %.3g" % (precision, name, m, worst))
+                check(worst <= 1, "%s %s %s: CPU and GPU differ by %.3g of the bound" % (precision, name, m, worst))
                 check(abs(a.steps - b.steps) <= 0.02 * a.steps, "%s %s %s: steps CPU %d, GPU %d"
                       % (precision, name, m, a.steps, b.steps))
 
@@ -508,14 +514,12 @@ def test_float():
     the end state within 100 (atol + rtol |ref|) of the reference plus what
     float's rounding adds over the steps (1e3 ε_float |ref|), in a stiff
     solver's step count."""
-    for name, (rtol, atol) in FLOAT_CASES.items():
+    for name in FLOAT_CASES:
         P = TEST_SET[name]
-        text = P["text"] or TEST_SET[P["base"]]["text"]
         for m in STIFF:
             if (name, m) in SKIP:
                 continue
-            model = text + "@ meth=%s, total=%r, toler=%r, atoler=%r, %s\ndone\n" % (m, P["total"], rtol, atol,
-                                                                                   P["opts"])
+            model, rtol, atol = float_model(name, m)
             r = run(build("float_%s_%s" % (name, m), model, precision="float", sanitize=False),
                     "--fields", ",".join(P["states"]))
             check(list(r.status) == ["finished"], "float %s %s: status %s" % (name, m, r.status))
