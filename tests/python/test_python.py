@@ -274,8 +274,9 @@ def test_model_errors():
     expect(FileNotFoundError, "no such .ode file", lambda: load(os.path.join(d, "missing.ode")))
     expect(odegen.ModelError, "dt must be positive", lambda: load(os.path.join(MODELS, "duffing.ode"),
                                                                   options={"dt": -1}))
-    expect(odegen.ModelError, "method 'euler2' is not available", lambda: load(os.path.join(MODELS, "duffing.ode"),
-                                                                               method="euler2"))
+    # ('euler2' is XPPAUT's euler since XPPAUT's first-letter reading of methods)
+    expect(odegen.ModelError, "method 'ymp': XPPAUT reads it as ymp, which is a symplectic method",
+           lambda: load(os.path.join(MODELS, "duffing.ode"), method="ymp"))
     expect(ValueError, "precision must be 'double' or 'float'", lambda: load(path, precision="half"))
 
 
