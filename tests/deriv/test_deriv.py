@@ -62,7 +62,7 @@ def generate(ode, tag, precision="double"):
     p = run([ODEGEN, os.path.basename(ode), "-o", gen, "--precision", precision], cwd=os.path.dirname(ode))
     ot.check(p.returncode == 0, "odegen failed on %s:\n%s" % (ode, p.stderr))
     cu = open(os.path.join(gen, name + ".cu")).read()
-    cut = re.search(r"^/\* =+ templates/solver\.h", cu, re.M)
+    cut = re.search(r"^/\* =+ templates/(solver|tableaux)\.h", cu, re.M)   # the first solver template
     ot.check(cut is not None, "no solver section in %s.cu" % name)
     section = os.path.join(WORK, tag, "model.c")
     with open(section, "w") as f:
