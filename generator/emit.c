@@ -754,7 +754,9 @@ static void emit_source(Emitter *E)
     static const char *const solver[] = {"templates/tableaux.h",   "templates/stepper.h", "templates/dense.h",
                                          "templates/rosenbrock.h", "templates/events.h",  "templates/save.h",
                                          "templates/integrate.h"};
-    for (size_t i = 0; i < sizeof solver / sizeof *solver; i++) append_template(E, solver[i], false);
+    for (size_t i = 0; i < sizeof solver / sizeof *solver; i++)
+        if (method_is_rosenbrock(m->method) || strcmp(solver[i], "templates/rosenbrock.h"))
+            append_template(E, solver[i], false);   /* (rosenbrock.h names the Jacobian, which a model may lack) */
     append_template(E, "templates/driver.h", false);
     append_template(E, "runtime/scan_fill.c", false);
     append_template(E, "runtime/library.c", true);
