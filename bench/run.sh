@@ -6,6 +6,7 @@
 #   ARCH=sm_90      the GPU architecture
 #   BENCH_QUICK=1   small sizes only (a smoke test of this script)
 #   BENCH_RUNNER=0  without the runners' wall times (bench/runner.sh)
+#   BENCH_STIFF=0   without the stiff methods' part (bench/stiff.py; STIFF_BACKEND=cpu runs it on the CPU)
 #   WP_BACKEND=cpu  the work-precision part on the CPU (its smoke test without a GPU:
 #                   BENCH_QUICK=1 WP_BACKEND=cpu python3 bench/workprecision.py … — see that file)
 set -u
@@ -150,7 +151,16 @@ WP_QUICK=""
 [ "${BENCH_QUICK:-0}" = 1 ] && WP_QUICK=--quick
 timeout 420 $PY bench/workprecision.py --backend "${WP_BACKEND:-gpu}" $WP_QUICK --out "$OUT/wp" >>"$RES" 2>"$OUT/wp.err" ||
     echo '{"wp": "all", "error": "workprecision.py failed or timed out (see bench/out/wp.err)"}' >>"$RES"
+if [ "${BENCH_STIFF:-1}" = 1 ]; then
+    log "stiff methods: ROBER and neuron ensembles, CPU path against CVODE, work-precision (bench/stiff.py)"
+    STIFF_QUICK=""
+    [ "${BENCH_QUICK:-0}" = 1 ] && STIFF_QUICK=--quick
+    timeout 360 $PY bench/stiff.py --backend "${STIFF_BACKEND:-gpu}" $STIFF_QUICK --out "$OUT/stiff" \
+        --md "$OUT/stiff.md" >>"$RES" 2>"$OUT/stiff.err" ||
+        echo '{"stiff": "all", "error": "stiff.py failed or timed out (see bench/out/stiff.err)"}' >>"$RES"
+fi
 log "report"
 $PY bench/report.py "$RES" "$OUT/gpu.txt" >"$OUT/BENCHMARKS.md" &&
-    $PY bench/runner_report.py "$RES" >>"$OUT/BENCHMARKS.md" && cp "$OUT/BENCHMARKS.md" bench/BENCHMARKS.md
+    $PY bench/runner_report.py "$RES" >>"$OUT/BENCHMARKS.md" &&
+    { [ ! -s "$OUT/stiff.md" ] || cat "$OUT/stiff.md" >>"$OUT/BENCHMARKS.md"; } && cp "$OUT/BENCHMARKS.md" bench/BENCHMARKS.md
 tail -n 60 "$OUT/BENCHMARKS.md"

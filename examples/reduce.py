@@ -37,7 +37,7 @@ import math
 import os
 import sys
 
-SKIP_STATUS = {"nan", "bound", "ready"}
+SKIP_STATUS = {"nan", "singular", "bound", "ready"}
 SENTINEL = -1e299
 
 

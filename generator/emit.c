@@ -795,17 +795,21 @@ static void emit_source(Emitter *E)
     emit_on_event(E);
     emit_hook(E, "end", &m->on_end);
     emit_jacobian(E);
+    if (method_is_rosenbrock(m->method)) emit_lu(E);
     emit_fields(E);
     emit_period_values(E);
     emit_metadata(E);
     emit_provenance(E);
     emit_sets(E);
-    static const char *const solver[] = {"templates/tableaux.h", "templates/stepper.h", "templates/dense.h",
-                                         "templates/events.h",   "templates/save.h",    "templates/tangent.h",
-                                         "templates/period.h",   "templates/integrate.h"};
-    for (size_t i = 0; i < sizeof solver / sizeof *solver; i++)
-        if (m->nlyap || strcmp(solver[i], "templates/tangent.h"))   /* (only lyapunov's code calls the derivatives) */
-            append_template(E, solver[i], false);
+    static const char *const solver[] = {"templates/tableaux.h",   "templates/stepper.h", "templates/dense.h",
+                                         "templates/rosenbrock.h", "templates/events.h",  "templates/save.h",
+                                         "templates/tangent.h",    "templates/period.h",  "templates/integrate.h"};
+    for (size_t i = 0; i < sizeof solver / sizeof *solver; i++) {
+        /* (rosenbrock.h and tangent.h call the derivatives, which a model may lack) */
+        if (!method_is_rosenbrock(m->method) && !strcmp(solver[i], "templates/rosenbrock.h")) continue;
+        if (!m->nlyap && !strcmp(solver[i], "templates/tangent.h")) continue;
+        append_template(E, solver[i], false);
+    }
     append_template(E, "templates/driver.h", false);
     append_template(E, "runtime/scan_fill.c", false);
     append_template(E, "runtime/options.c", false);

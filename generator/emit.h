@@ -110,4 +110,8 @@ void emit_period_values(Emitter *E);
 void emit_jacobian_prepare(Emitter *E);
 void emit_jacobian(Emitter *E);
 
+/* A stiff method's LU factorisation of W = I/(hγ) - J and its solve,
+ * unrolled for the model's size and sparsity (emit_lu.c). */
+void emit_lu(Emitter *E);
+
 #endif

@@ -16,6 +16,7 @@
 #include "arena.h"
 #include "diag.h"
 #include "jacobian.h"
+#include "method.h"
 
 /* Whether statements assign a state (inside ifs too). */
 static bool assigns_state(const Node *stmts)
@@ -56,6 +57,13 @@ static void warn_jumps(const Model *m, const Jacobian *J)
 void check_lyapunov_derivatives(const Model *m)
 {
     if (!m->nlyap) return;
+    if (method_is_rosenbrock(m->method)) {   /* (tangent.h steps the tangents with an explicit method's stages) */
+        error_at(m->lyap_loc,
+                 "lyapunov with the stiff method %s is not available yet: the tangent vectors follow an explicit "
+                 "method's stages; use an explicit method (meth=rkck45, dopri5, dop853, ...)",
+                 method_name(m->method));
+        return;
+    }
     const Jacobian *J = jacobian_build(m, NULL);
     bool ok = jacobian_require(J, JAC_RHS, "lyapunov");
     bool event_resets = false;

@@ -20,6 +20,7 @@
 #include "ast.h"
 #include "diag.h"
 #include "emit.h"
+#include "method.h"
 #include "model.h"
 #include "parse.h"
 #include "print_jacobian.h"
@@ -220,6 +221,7 @@ int main(int argc, char **argv)
     }
     append_options(prog, options);
     Model *m = check_program(prog, precision);
+    if (m && !print_jac && !method_check_derivatives(m)) m = NULL;   /* a stiff method on a model it cannot differentiate */
     int status = diag_error_count() ? 1 : 0;
     if (m) m->plain_trig = plain_trig;
     if (m && check_only) print_sets(m, stdout);   /* what --set-name can choose */

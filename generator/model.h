@@ -124,7 +124,9 @@ typedef enum Method {
     METH_DOPRI5 = 5,     /* Dormand–Prince 5(4), adaptive (XPPAUT 5dp) */
     METH_TSIT5 = 6,      /* Tsitouras 5(4), adaptive */
     METH_DOP853 = 7,     /* Dormand–Prince 8(5,3), adaptive (XPPAUT 83dp) */
-    METH_VERN7 = 8       /* Verner 7(6), adaptive */
+    METH_VERN7 = 8,      /* Verner 7(6), adaptive */
+    METH_RODAS5P = 9,    /* Rodas5P, Rosenbrock 5(4), stiff (XPPAUT stiff, gear, cvode, 2rb, backeul run as it) */
+    METH_ROS3P = 10      /* ROS3P, Rosenbrock 3(2), stiff */
 } Method;
 
 typedef struct Model {

@@ -94,9 +94,11 @@ enum {
     MODEL_STATUS_EQUILIBRIUM = 3,  /* `evsteps` accepted steps inside one event zone */
     MODEL_STATUS_MAXSTEPS = 4,     /* `maxsteps` steps in one integration */
     MODEL_STATUS_BOUND = 5,        /* a state went beyond ±bound (later integrations skipped) */
-    MODEL_STATUS_NAN = 6           /* NaN or Inf that no smaller step avoided (likewise) */
+    MODEL_STATUS_NAN = 6,          /* NaN or Inf that no smaller step avoided (likewise) */
+    MODEL_STATUS_SINGULAR = 7      /* a stiff method's W = I/(h gamma) - J singular or not finite at the
+                                      smallest step (an infinite or NaN Jacobian entry; likewise) */
 };
-#define MODEL_NSTATUS 7
+#define MODEL_NSTATUS 8
 
 /* Kinds of names and of per-system values.
  *  - model_count / model_name / model_index take STATE … FIELD.
@@ -193,7 +195,7 @@ int model_scan_count(void);
 int model_scan_line(int line, int *kind, int *index, long *count);
 double model_scan_value(int line, long i);
 
-/* "ready", "finished", "event", "equilibrium", "maxsteps", "bound", "nan";
+/* "ready", "finished", "event", "equilibrium", "maxsteps", "bound", "nan", "singular";
  * "unknown" for anything else. */
 const char *model_status_name(int status);
 

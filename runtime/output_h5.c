@@ -10,7 +10,7 @@
  *
  *   /<field>      (system, rep)  float64 (float32 for a float model): one per recorded field
  *   /status       (system, rep)  int8 enum: ready, finished, event,
- *                                equilibrium, maxsteps, bound, nan (the type is
+ *                                equilibrium, maxsteps, bound, nan, singular (the type is
  *                                /enum_status: a name before "status", which
  *                                netCDF-C needs); also CF's flag_values and
  *                                flag_meanings attributes

@@ -23,7 +23,11 @@
 #include "stepper.h"
 #endif
 
+#if ODE_ROS_DENSE
+#define ODE_NF (1 + ODE_NDENSE)   /* a Rosenbrock method's own extension (rosenbrock.h) */
+#else
 #define ODE_NF (3 + ODE_NDENSE)
+#endif
 
 typedef struct OdeDense {
     ode_real t, h;                          /* the step [t, t + h] */
@@ -31,6 +35,7 @@ typedef struct OdeDense {
     ode_real F[ODE_NF][ODE_ALLOC(ODE_NSTATE)];
 } OdeDense;
 
+#if !ODE_ROS_DENSE   /* (rosenbrock.h makes a Rosenbrock method's own) */
 /* The extension of the accepted step (t, y) → (t + h, ynew) whose stages
  * are in st (with k[ODE_KEND] = f(t + h, ynew)); DOP853 evaluates its extra
  * stages here. */
@@ -78,6 +83,7 @@ ODE_HD static ODE_INLINE void ode_dense_make(const OdeSystem *s, ode_real t, ode
     }
 #endif
 }
+#endif /* !ODE_ROS_DENSE */
 
 /* The extension at θ ∈ [0, 1] (y(θ) into y). */
 ODE_HD static ODE_INLINE void ode_dense_eval(const OdeDense *D, ode_real theta, ode_real *y)

@@ -156,11 +156,12 @@ static int ode_cpu_run(const OdeArrays *a, int transient, int record,
  * on the paper's Keller–Miksis scan (65536 systems, 1024+64 collapses, H200,
  * bench/km_registers.sh): 190 registers, no spills 11.5 s; 168 registers
  * 11.0 s; 128 registers (356 bytes of spills) 9.1 s; 102 registers 9.6 s.
- * Not for `lyapunov` models: their N·n tangent values are meant to stay in
+ * Not for `lyapunov` models, nor the stiff methods: their N·n tangent
+ * values, and the matrix W with its LU factors, are meant to stay in
  * registers (Lorenz with lyapunov 3 needs 206; capped, it spilled 888 bytes).
  * -DODE_MIN_BLOCKS=N overrides (1: up to 255 registers). */
 #ifndef ODE_MIN_BLOCKS
-#if ODE_NLYAP > 0
+#if ODE_NLYAP > 0 || (defined(ODE_ROSENBROCK) && ODE_ROSENBROCK)
 #define ODE_MIN_BLOCKS 1
 #else
 #define ODE_MIN_BLOCKS (512 / ODE_BLOCK_SIZE > 0 ? 512 / ODE_BLOCK_SIZE : 1)

@@ -354,7 +354,7 @@ ODE_HD static ODE_INLINE ode_mask ode_events_step(OdeSystem *s, ode_real t, cons
     ode_real wlo = ODE_R(0.0), whi = ODE_R(0.0), hc = theta * h;
     for (int iter = 0; iter < ODE_EVENT_MAXITER; iter++) {
         ode_real yc[ODE_ALLOC(ODE_NSTATE)], err[ODE_ALLOC(ODE_NSTATE)], gc[ODE_NEVENT];
-        ode_rk_trial(s, t, hc, y, 1, st, yc, err, ts);
+        ode_trial(s, t, hc, y, 1, st, yc, err, ts);
         *evals += ODE_TRIAL_EVALS(1);
         int finite = 1;
         ODE_FOR_STATES(i) finite &= ode_finite(yc[i]);

@@ -167,7 +167,7 @@ ODE_HD static ODE_INLINE void ode_integrate_sampled(OdeSystem *s, const OdeOptio
 #endif
             for (int k = 0; k < ODE_FAST_BLOCK; k++) {
                 ode_real yb[ODE_ALLOC(ODE_NSTATE)], unused[ODE_ALLOC(ODE_NSTATE)];
-                ode_rk_trial(s, s->t, h, s->y, 0, &st, yb, unused, &ts);
+                ode_trial(s, s->t, h, s->y, 0, &st, yb, unused, &ts);
 #if ODE_NLYAP > 0
                 ode_tangent_rk_step(s, s->t, h, s->y, &st, &ts);
 #endif
@@ -221,7 +221,7 @@ ODE_HD static ODE_INLINE void ode_integrate_sampled(OdeSystem *s, const OdeOptio
             /* A step below rounding of t would not move t: dtmin never goes there. */
             const ode_real hmin = ode_fmax(dtmin, ODE_R(4.0) * ODE_EPS * ode_fabs(s->t));
             if (!last && hs < hmin) hs = hmin;
-            ode_rk_trial(s, s->t, hs, s->y, have_f, &st, ynew, err, &ts);
+            ode_trial(s, s->t, hs, s->y, have_f, &st, ynew, err, &ts);
             s->evals += ODE_TRIAL_EVALS(have_f);
             have_f = 1;
             const ode_real ratio = ode_error_ratio(ode_opt, s->y, ynew, err);
@@ -231,7 +231,7 @@ ODE_HD static ODE_INLINE void ode_integrate_sampled(OdeSystem *s, const OdeOptio
             const int at_min = h <= hmin || hs <= hmin;
             if (!(ratio == ratio)) {       /* NaN or Inf in the trial: shrink, or stop at dtmin */
                 if (at_min) {
-                    s->status = ODE_STATUS_NAN;
+                    s->status = ODE_TRIAL_FAILURE(st);   /* nan, or a stiff method's singular W */
                     break;
                 }
                 h = ode_fmax(hs * ODE_OPT_HSHRINK, hmin);
@@ -253,7 +253,7 @@ ODE_HD static ODE_INLINE void ode_integrate_sampled(OdeSystem *s, const OdeOptio
             if (last && hnext < h) hnext = h;      /* a clipped step says little about the next */
         }
 #else
-        ode_rk_trial(s, s->t, hs, s->y, have_f, &st, ynew, err, &ts);
+        ode_trial(s, s->t, hs, s->y, have_f, &st, ynew, err, &ts);
         s->evals += ODE_TRIAL_EVALS(have_f);
 #endif
         /* One comparison per state finds both a state beyond the bound and a

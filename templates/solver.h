@@ -5,6 +5,7 @@
  *   tableaux.h   the methods' Butcher tableaux, as data
  *   stepper.h    one trial step of any of them, and the error ratio
  *   dense.h      the continuous extension of an accepted step
+ *   rosenbrock.h the stiff methods' trial step (and Rodas5P's extension)
  *   events.h     event detection on the extension, location of crossings
  *   save.h       `save` samples from the extension
  *   tangent.h    tangent vectors, saltation, QR (`lyapunov`)
@@ -17,6 +18,7 @@
 #include "tableaux.h"
 #include "stepper.h"
 #include "dense.h"
+#include "rosenbrock.h"
 #include "events.h"
 #include "save.h"
 #include "tangent.h"

@@ -21,6 +21,9 @@
  * ODE_NK, ODE_KEND). */
 typedef struct OdeStages {
     ode_real k[ODE_NK][ODE_ALLOC(ODE_NSTATE)];
+#if ODE_ROSENBROCK
+    int singular;                           /* the last trial's W was singular (rosenbrock.h) */
+#endif
 } OdeStages;
 
 /* ------------------------------------------------------------------ sin/cos of time */
@@ -101,6 +104,7 @@ ODE_HD static ODE_INLINE void ode_rhs_at(const OdeSystem *s, ode_real t, const o
 }
 
 /* ------------------------------------------------------------------ the trial step */
+#if !ODE_ROSENBROCK   /* (a Rosenbrock method's trial: rosenbrock.h) */
 
 /* The last stage whose input reads k_l (0: none): where k_l's terms of the
  * weighted sums are added, so that it is dead from there on. */
@@ -206,6 +210,12 @@ ODE_HD static ODE_INLINE void ode_rk_trial(const OdeSystem *s, ode_real t, ode_r
 #endif
     (void)c;
 }
+
+/* The method's trial step, for integrate.h and events.h; and the status of a
+ * trial that failed at the smallest step. */
+#define ode_trial ode_rk_trial
+#define ODE_TRIAL_FAILURE(st) ODE_STATUS_NAN
+#endif /* !ODE_ROSENBROCK */
 
 /* f at the step's end (t + h, ynew) into k[ODE_KEND]: for a method that is
  * not FSAL, the next step's first stage and the extension's end slope. */

@@ -20,12 +20,14 @@ enum {
     ODE_STATUS_MAXSTEPS = 4,    /* `maxsteps` steps in one integration */
     ODE_STATUS_BOUND = 5,       /* a state beyond ±bound (stays: later integrations are skipped) */
     ODE_STATUS_NAN = 6,         /* NaN or Inf that no smaller step avoids (stays, like bound) */
-    ODE_STATUS_RUNNING = 7      /* inside an integration (never seen outside) */
+    ODE_STATUS_SINGULAR = 7,    /* a stiff method's W = I/(hγ) - J singular or not finite at the smallest
+                                   step (a Jacobian entry infinite or NaN; stays, like bound) */
+    ODE_STATUS_RUNNING = 8      /* inside an integration (never seen outside) */
 };
-#define ODE_NSTATUS 7
+#define ODE_NSTATUS 8
 
 /* Failures that leave no state to go on from. */
-#define ODE_STATUS_IS_STICKY(s) ((s) == ODE_STATUS_BOUND || (s) == ODE_STATUS_NAN)
+#define ODE_STATUS_IS_STICKY(s) ((s) == ODE_STATUS_BOUND || (s) == ODE_STATUS_NAN || (s) == ODE_STATUS_SINGULAR)
 
 /* Zero-length arrays are not C: every array has at least one element. */
 #define ODE_ALLOC(n) ((n) > 0 ? (n) : 1)

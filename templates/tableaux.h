@@ -45,6 +45,8 @@
 #define ODE_METH_TSIT5 6
 #define ODE_METH_DOP853 7
 #define ODE_METH_VERN7 8
+#define ODE_METH_RODAS5P 9      /* linearly implicit (Rosenbrock): rosenbrock.h */
+#define ODE_METH_ROS3P 10
 
 #ifndef ODE_METHOD
 #define ODE_METHOD ODE_METH_RK4
@@ -317,6 +319,120 @@
 #define ODE_VERN7_SAFETY 0.9
 #define ODE_VERN7_HOLD 0
 
+/* ================================================================== Rosenbrock methods
+ * Linearly implicit methods for stiff problems (rosenbrock.h), in Hairer's
+ * transformed form (Hairer & Wanner, Solving ODE II, §IV.7, as rodas.f and
+ * OrdinaryDiffEq's Rosenbrock tableaux write them): with W = I/(hγ) - J,
+ * J = ∂f/∂y at (t, y), for i = 1 … STAGES
+ *     W U_i = f(t + c_i h, y + Σ_j<i A_ij U_j) + Σ_j<i (COUPLE_ij / h) U_j + h GT_i ∂f/∂t
+ *     ynew  = y + Σ B_j U_j,    err = Σ E_j U_j      (E = B - the embedded weights)
+ * Per method M (ODE_M_…): STAGES, ORDER, EST and the controller's BETA1,
+ * BETA2, SAFETY, HOLD as for the explicit methods; FSAL 0;
+ *   GAMMA    the diagonal γ
+ *   C        nodes c_i; A, COUPLE the lower triangles (rows, zeros left out)
+ *   GT       γ_i = Σ_j γ_ij, the weights of ∂f/∂t
+ *   B, E     weights of the solution and of the error estimate
+ *   NDENSE, H  rows of the method's own continuous extension over the U_j
+ *            (0: the cubic Hermite interpolant, dense.h):
+ *            y(θ) = (1-θ) y0 + θ (ynew + (1-θ)(K1 + θ (K2 + θ K3))), K_r = Σ_j H_rj U_j
+ * tests/stiff/test_stiff.py reads these blocks, recovers the classical
+ * coefficients (α = A Γ, b = B Γ, Γ = (I/γ - COUPLE)^-1) and checks every
+ * Rosenbrock order condition (Hairer & Wanner, Table IV.7.1, by rooted trees)
+ * of the solution, the embedded solution and the extension. */
+
+/* ------------------------------------------------------------------ rodas5p
+ * Steinebach's Rodas5P (G. Steinebach, "Improvement of Rosenbrock-Wanner
+ * method RODASP", in: Progress in Differential-Algebraic Equations II, 2020;
+ * the coefficients of OrdinaryDiffEq's Rodas5PTableau): order 5 with an
+ * embedded order 4, 8 stages, L-stable and stiffly accurate (stages 6–8 sit
+ * at c = 1, ynew = u_8 + U_8, the error estimate is U_8); continuous
+ * extension of order 4 (three rows H).  Standard controller as Hairer's
+ * rodas.f (without its predictive variant): 0.9 · err^(-1/5), no growth
+ * right after a rejection. */
+#define ODE_RODAS5P_STAGES 8
+#define ODE_RODAS5P_ORDER 5
+#define ODE_RODAS5P_EST 4
+#define ODE_RODAS5P_FSAL 0
+#define ODE_RODAS5P_GAMMA 0.21193756319429014
+#define ODE_RODAS5P_C {0.0, 0.6358126895828704, 0.4095798393397535, 0.9769306725060716, 0.4288403609558664, \
+      1.0, 1.0, 1.0}
+#define ODE_RODAS5P_A { \
+    {0.0}, \
+    {3.0}, \
+    {2.849394379747939, 0.45842242204463923}, \
+    {-6.954028509809101, 2.489845061869568, -10.358996098473584}, \
+    {2.8029986275628964, 0.5072464736228206, -0.3988312541770524, -0.04721187230404641}, \
+    {-7.502846399306121, 2.561846144803919, -11.627539656261098, -0.18268767659942256, 0.030198172008377946}, \
+    {-7.502846399306121, 2.561846144803919, -11.627539656261098, -0.18268767659942256, 0.030198172008377946, \
+      1.0}, \
+    {-7.502846399306121, 2.561846144803919, -11.627539656261098, -0.18268767659942256, 0.030198172008377946, \
+      1.0, 1.0} \
+}
+#define ODE_RODAS5P_COUPLE { \
+    {0.0}, \
+    {-14.155112264123755}, \
+    {-17.97296035885952, -2.859693295451294}, \
+    {147.12150275711716, -1.41221402718213, 71.68940251302358}, \
+    {165.43517024871676, -0.4592823456491126, 42.90938336958603, -5.961986721573306}, \
+    {24.854864614690072, -3.0009227002832186, 47.4931110020768, 5.5814197821558125, -0.6610691825249471}, \
+    {30.91273214028599, -3.1208243349937974, 77.79954646070892, 34.28646028294783, -19.097331116725623, \
+      -28.087943162872662}, \
+    {37.80277123390563, -3.2571969029072276, 112.26918849496327, 66.9347231244047, -40.06618937091002, \
+      -54.66780262877968, -9.48861652309627} \
+}
+#define ODE_RODAS5P_GT {0.21193756319429014, -0.42387512638858027, -0.3384627126235924, 1.8046452872882734, \
+      2.325825639765069, 0.0, 0.0, 0.0}
+#define ODE_RODAS5P_B {-7.502846399306121, 2.561846144803919, -11.627539656261098, -0.18268767659942256, \
+      0.030198172008377946, 1.0, 1.0, 1.0}
+#define ODE_RODAS5P_E {0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0}
+#define ODE_RODAS5P_NDENSE 3
+#define ODE_RODAS5P_H { \
+    {25.948786856663858, -2.5579724845846235, 10.433815404888879, -2.3679251022685204, 0.524948541321073, \
+      1.1241088310450404, 0.4272876194431874, -0.17202221070155493}, \
+    {-9.91568850695171, -0.9689944594115154, 3.0438037242978453, -24.495224566215796, 20.176138334709044, \
+      15.98066361424651, -6.789040303419874, -6.710236069923372}, \
+    {11.419903575922262, 2.8879645146136994, 72.92137995996029, 80.12511834622643, -52.072871366152654, \
+      -59.78993625266729, -0.15582684282751913, 4.883087185713722} \
+}
+#define ODE_RODAS5P_BETA1 (1.0 / 5)
+#define ODE_RODAS5P_BETA2 0.0
+#define ODE_RODAS5P_SAFETY 0.9
+#define ODE_RODAS5P_HOLD 1
+
+/* ------------------------------------------------------------------ ros3p
+ * Lang & Verwer's ROS3P (BIT 41 (2001) 731–738): order 3 with an embedded
+ * order 2, 3 stages, A-stable, no order reduction on parabolic problems;
+ * γ = 1/2 + √3/6.  Exact values (17 digits): A21 = A31 = 1/γ = 3 - √3,
+ * COUPLE = (-(3 - √3)², -2√3, -√3), B = (2, 1/√3, 1 - 1/√3), embedded
+ * weights (5(1 - 1/√3), 1, 1 - 1/√3), GT = (γ, γ - 1, -(1/2 + √3/3)).
+ * Continuous extension: the cubic Hermite interpolant (the method defines
+ * none of its own).  Standard controller: 0.9 · err^(-1/3), no growth right
+ * after a rejection. */
+#define ODE_ROS3P_STAGES 3
+#define ODE_ROS3P_ORDER 3
+#define ODE_ROS3P_EST 2
+#define ODE_ROS3P_FSAL 0
+#define ODE_ROS3P_GAMMA 0.78867513459481287
+#define ODE_ROS3P_C {0.0, 1.0, 1.0}
+#define ODE_ROS3P_A { \
+    {0.0}, \
+    {1.2679491924311228}, \
+    {1.2679491924311228, 0.0} \
+}
+#define ODE_ROS3P_COUPLE { \
+    {0.0}, \
+    {-1.6076951545867362}, \
+    {-3.4641016151377544, -1.7320508075688772} \
+}
+#define ODE_ROS3P_GT {0.78867513459481287, -0.21132486540518711, -1.0773502691896257}
+#define ODE_ROS3P_B {2.0, 0.57735026918962573, 0.42264973081037421}
+#define ODE_ROS3P_E {-0.11324865405187118, -0.42264973081037421, 0.0}
+#define ODE_ROS3P_NDENSE 0
+#define ODE_ROS3P_BETA1 (1.0 / 3)
+#define ODE_ROS3P_BETA2 0.0
+#define ODE_ROS3P_SAFETY 0.9
+#define ODE_ROS3P_HOLD 1
+
 /* ------------------------------------------------------------------ the chosen method */
 
 #if ODE_METHOD == ODE_METH_EULER
@@ -344,6 +460,12 @@
 #elif ODE_METHOD == ODE_METH_VERN7
 #define ODE_TAB(x) ODE_VERN7_##x
 #define ODE_METHOD_NAME "vern7"
+#elif ODE_METHOD == ODE_METH_RODAS5P
+#define ODE_TAB(x) ODE_RODAS5P_##x
+#define ODE_METHOD_NAME "rodas5p"
+#elif ODE_METHOD == ODE_METH_ROS3P
+#define ODE_TAB(x) ODE_ROS3P_##x
+#define ODE_METHOD_NAME "ros3p"
 #else
 #error "ODE_METHOD: no such method"
 #endif
@@ -355,6 +477,10 @@
 #ifndef ODE_ERR_DOP853
 #define ODE_ERR_DOP853 0
 #endif
+/* A linearly implicit method (rosenbrock.h), and whether it has a continuous
+ * extension of its own (else the cubic Hermite interpolant). */
+#define ODE_ROSENBROCK (ODE_METHOD == ODE_METH_RODAS5P || ODE_METHOD == ODE_METH_ROS3P)
+#define ODE_ROS_DENSE (ODE_ROSENBROCK && ODE_NDENSE > 0)
 
 /* Rows of the method's own continuous extension (0: cubic Hermite) and the
  * extra stages they need. */
@@ -367,8 +493,14 @@
 
 /* Stage derivatives of one step, K[0 .. ODE_NK-1]: the trial's stages, then
  * (unless FSAL made it the last stage) f at the step's end, ODE_KEND, then
- * the extension's extra stages. */
+ * the extension's extra stages.  A Rosenbrock method keeps f(t, y) in K[0],
+ * its stages' solutions U_1 … U_s in K[1 .. s] and f at the step's end in
+ * K[s+1]. */
+#if ODE_ROSENBROCK
+#define ODE_KEND (ODE_NSTAGE + 1)
+#else
 #define ODE_KEND (ODE_FSAL ? ODE_NSTAGE - 1 : ODE_NSTAGE)
+#endif
 #define ODE_NK (ODE_KEND + 1 + ODE_NEXTRA)
 
 #endif /* ODE_TABLEAUX_H */

@@ -33,5 +33,6 @@ suite "integration methods, events, save" $PY tests/numerics/test_methods.py
 [ -f tests/names/test_names.py ] && suite "user names that clash with internal ones" $PY tests/names/test_names.py
 [ -f tests/deriv/test_deriv.py ] && suite "derivatives against finite differences" $PY tests/deriv/test_deriv.py
 [ -f tests/lyapunov/test_lyapunov.py ] && suite "lyapunov and period (spectra, identities, impacts, periods)" $PY tests/lyapunov/test_lyapunov.py
+[ -f tests/stiff/test_stiff.py ] && suite "stiff methods (test set, CVODE peer, events)" $PY tests/stiff/test_stiff.py
 [ -x tests/fuzz/run.sh ]    && suite "fuzzing (short run)" bash tests/fuzz/run.sh
 printf '\nall suites passed\n'

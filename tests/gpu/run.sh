@@ -21,6 +21,7 @@
 #  12. lyapunov and period: tests/lyapunov on the GPU (spectra, identities,
 #      impacts, periods; registers of n = N = 2, 3, 4), and the GPU against
 #      the CPU on the Duffing (k, B) map and the valve (tests/gpu/lyapunov_agree.py)
+#  13. the stiff methods on the GPU, and CPU against GPU (tests/stiff/test_stiff.py)
 # Uses build/odegen as it is (flex and bison need not be on the GPU machine).
 set -u
 cd "$(dirname "$0")/../.."
@@ -48,5 +49,6 @@ step "the MPI runner on the GPUs (ranks x GPUs, checkpoints; MPI from .mpi/ wher
 step "run-time options on the GPU (--set == regenerated, options=)" env ODEGEN_JOBS=1 $PY tests/options/test_options.py
 step "lyapunov and period on the GPU" env ODEGEN_REGISTERS=all $PY tests/lyapunov/test_lyapunov.py
 step "lyapunov and period, GPU against CPU (double, float)" $PY tests/gpu/lyapunov_agree.py
+step "stiff methods on the GPU (test set, events, float; CPU against GPU)" $PY tests/stiff/test_stiff.py
 [ $status = 0 ] && echo "test-gpu: all passed" || echo "test-gpu: FAILED"
 exit $status

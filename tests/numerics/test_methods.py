@@ -671,22 +671,26 @@ def generated_method(value):
 def test_method_names():
     """`meth` values as XPPAUT reads them (load_eqn.c: by the first letter
     of "demragvbqsc582y"): XPPAUT's spellings quietly, other words of those
-    letters with a note naming the reading; odegen's names quietly; stiff
-    methods, maps, Volterra and symplectic methods refused."""
-    number = {m: i + 1 for i, m in enumerate(METHODS)}
+    letters with a note naming the reading; odegen's names quietly (the
+    stiff rodas5p and ros3p too); XPPAUT's stiff methods as rodas5p with a
+    note; maps, Volterra and symplectic methods, and words XPPAUT would read
+    as rungekutta that look like other methods, refused."""
+    number = {m: i + 1 for i, m in enumerate(METHODS + ["rodas5p", "ros3p"])}
     quiet = {"rk4": "rk4", "RungeKutta": "rk4", "runge-kutta": "rk4", "qualrk": "rkck45", "QualRK": "rkck45",
              "5dp": "dopri5", "83dp": "dop853", "euler": "euler", "Euler": "euler", "modeuler": "modeuler",
-             "rkck45": "rkck45", "dopri5": "dopri5", "tsit5": "tsit5", "dop853": "dop853", "vern7": "vern7"}
+             "rkck45": "rkck45", "dopri5": "dopri5", "tsit5": "tsit5", "dop853": "dop853", "vern7": "vern7",
+             "rodas5p": "rodas5p", "Rodas5P": "rodas5p", "ros3p": "ros3p"}
     noted = {"r": "rk4", "runge": "rk4", "q": "rkck45", "5": "dopri5", "8": "dop853", "e": "euler",
-             "m": "modeuler", "mod": "modeuler", "adams": "rk4"}
+             "m": "modeuler", "mod": "modeuler", "adams": "rk4", "stiff": "rodas5p", "gear": "rodas5p",
+             "cvode": "rodas5p", "2rb": "rodas5p", "backeul": "rodas5p", "s": "rodas5p", "CVODE": "rodas5p"}
     for word, m in quiet.items():
         got, err = generated_method(word)
         check(got == number[m] and "note" not in err, "meth=%s: method %s, messages %r" % (word, got, err))
     for word, m in noted.items():
         got, err = generated_method(word)
         check(got == number[m] and "note:" in err, "meth=%s: method %s, messages %r" % (word, got, err))
-    for word in ("stiff", "gear", "cvode", "2rb", "backeul", "rodas5p", "ros3p", "discrete", "volterra", "ymp",
-                 "rkqs", "rkck", "tsitouras"):
+    for word in ("discrete", "volterra", "ymp", "rkqs", "rkck", "tsitouras", "rodas5", "rodas4", "rosenbrock",
+                 "ros23"):
         got, err = generated_method(word)
         check(got is None and "error" in err, "meth=%s: accepted (%s)" % (word, err))
 
