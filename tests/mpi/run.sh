@@ -177,7 +177,7 @@ sed 's/bound=1000/bound=1001/' "$OLDPWD/tests/mpi/uneven.ode" >other.ode
 if "$ODEGEN" other.ode -o other -q && make -C other BACKEND=cpu CFLAGS=-O0 >other.log 2>&1; then
     other/other "${S[@]}" --checkpoint ck --resume -o out.csv 2>err
     rc=$?
-    grep -Eq "^other: error: checkpoint 'ck' is of another run: model 'uneven' in the checkpoint, 'other' in this run; source '[0-9]+ bytes, hash [0-9a-f]{16}' in the checkpoint, '[0-9]+ bytes, hash [0-9a-f]{16}' in this run; options 'bound=1000.0' in the checkpoint, 'bound=1001.0' in this run; give" err &&
+    grep -Eq "^other: error: checkpoint 'ck' is of another run: model 'uneven' in the checkpoint, 'other' in this run; source '[0-9]+ bytes, hash [0-9a-f]{16}' in the checkpoint, '[0-9]+ bytes, hash [0-9a-f]{16}' in this run; options 'bound=1e3' in the checkpoint, 'bound=1001.0' in this run; give" err &&
         [ $rc = 1 ] && cmp -s ck ck.saved && ok || fail "another model: status $rc, $(cat err)"
 else
     fail "building other: $(tail -3 other.log)"
