@@ -499,7 +499,7 @@ def test_command_line():
 def test_examples():
     """The Python examples at their small size write their PNGs."""
     d = work("examples")
-    for name in ("duffing_bifurcation", "valve_maxmin"):
+    for name in ("duffing_bifurcation", "valve_maxmin", "duffing_lyapunov_map"):
         png = os.path.join(d, name + ".png")
         p = subprocess.run([PY, os.path.join(ROOT, "examples", "python", name + ".py"), "--size", "small",
                             "--backend", BACKEND, "-o", png], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
