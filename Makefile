@@ -119,7 +119,7 @@ demo:
 test-gpu: $(B)/odegen
 	bash tests/gpu/run.sh
 
-# The GPU benchmarks (about 20 minutes on an H200): bench/run.sh writes
+# The GPU benchmarks (more than 10 minutes on an H200 with every part): bench/run.sh writes
 # bench/BENCHMARKS.md (builds and logs in bench/out).
 bench: $(B)/odegen
 	bash bench/run.sh

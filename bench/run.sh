@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # make bench — on a machine with a GPU: builds every variant, checks it, times
-# every case in one run (about 20 minutes on one H200 with every part; BENCH_RUNNER=0
+# every case in one run (more than 10 minutes on one H200 with every part; BENCH_RUNNER=0
 # and BENCH_STIFF=0 leave parts out), and writes
 # bench/BENCHMARKS.md from the results.
 #   BENCH_OUT=DIR   where builds, logs and results.jsonl go (default bench/out)
