@@ -219,6 +219,40 @@ static size_t ode_block_size(int threads)
 
 /* ------------------------------------------------------------------ the file */
 
+/* A temporary file next to path (".NAME.XXXXXX" in its folder), made with
+ * SIGINT and SIGTERM blocked so that its name is in `slot` (the signal
+ * handler's, which removes it) before either can arrive; mode 0666 less the
+ * umask, as a file made by open().  0 and *tmp (malloc'd) and *fd, or errno. */
+static int ode_temp_open(const char *path, char **tmp, char *slot, int *fd)
+{
+    const char *slash = strrchr(path, '/');
+    const size_t dir = slash ? (size_t)(slash - path) + 1 : 0;
+    const size_t len = strlen(path) + 16;
+    if (len >= sizeof ode_signal_path) return ENAMETOOLONG;   /* (every slot is this size) */
+    *tmp = (char *)malloc(len);
+    if (!*tmp) return ENOMEM;
+    snprintf(*tmp, len, "%.*s.%s.XXXXXX", (int)dir, path, path + dir);
+    sigset_t block, old;
+    sigemptyset(&block);
+    sigaddset(&block, SIGINT);
+    sigaddset(&block, SIGTERM);
+    sigprocmask(SIG_BLOCK, &block, &old);
+    *fd = mkstemp(*tmp);
+    const int err = errno;
+    if (*fd >= 0) memcpy(slot, *tmp, strlen(*tmp) + 1);
+    sigprocmask(SIG_SETMASK, &old, NULL);
+    if (*fd < 0) return err;
+    const mode_t mask = umask(0);
+    umask(mask);
+    if (fchmod(*fd, 0666 & ~mask) != 0) {
+        const int e = errno;
+        close(*fd);
+        *fd = -1;
+        return e;
+    }
+    return 0;
+}
+
 /* Opens the output and starts its writer: standard output (through a
  * descriptor of its own, so that closing it reports write errors), a pipe or
  * a device in place, or a temporary file next to the final one, with the mode
@@ -255,29 +289,8 @@ static int ode_output_open(OdeOutput *o, const char *path, const OdeFormat *form
             fd = open(path, O_WRONLY | O_TRUNC);
             if (fd < 0) return ode_output_failed(o, errno, NULL);
         } else {
-            const char *slash = strrchr(path, '/');
-            const size_t dir = slash ? (size_t)(slash - path) + 1 : 0;
-            const size_t len = strlen(path) + 16;
-            if (len >= sizeof ode_signal_path) return ode_output_failed(o, ENAMETOOLONG, NULL);
-            o->tmp = (char *)malloc(len);
-            if (!o->tmp) return ode_output_failed(o, ENOMEM, NULL);
-            snprintf(o->tmp, len, "%.*s.%s.XXXXXX", (int)dir, path, path + dir);
-            sigset_t block, old;
-            sigemptyset(&block);
-            sigaddset(&block, SIGINT);
-            sigaddset(&block, SIGTERM);
-            sigprocmask(SIG_BLOCK, &block, &old);
-            fd = mkstemp(o->tmp);
-            const int err = errno;
-            if (fd >= 0) memcpy(ode_signal_path, o->tmp, strlen(o->tmp) + 1);
-            sigprocmask(SIG_SETMASK, &old, NULL);
-            if (fd < 0) return ode_output_failed(o, err, NULL);
-            const mode_t mask = umask(0);
-            umask(mask);
-            if (fchmod(fd, 0666 & ~mask) != 0) {
-                close(fd);
-                return ode_output_failed(o, errno, NULL);
-            }
+            const int err = ode_temp_open(path, &o->tmp, ode_signal_path, &fd);
+            if (err) return ode_output_failed(o, err, NULL);
         }
     }
     char detail[400] = "";

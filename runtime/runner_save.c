@@ -43,26 +43,10 @@ static int ode_side_open(OdeSideFile *o, const char *path)
         o->f = fopen(path, "w");
         return o->f ? 0 : ode_side_failed(o, errno);
     }
-    const char *slash = strrchr(path, '/');
-    const size_t dir = slash ? (size_t)(slash - path) + 1 : 0;
-    const size_t len = strlen(path) + 16;
-    if (len >= sizeof ode_signal_side_path) return ode_side_failed(o, ENAMETOOLONG);
-    o->tmp = (char *)malloc(len);
-    if (!o->tmp) return ode_runtime("out of memory");
-    snprintf(o->tmp, len, "%.*s.%s.XXXXXX", (int)dir, path, path + dir);
-    sigset_t block, old;
-    sigemptyset(&block);
-    sigaddset(&block, SIGINT);
-    sigaddset(&block, SIGTERM);
-    sigprocmask(SIG_BLOCK, &block, &old);
-    const int fd = mkstemp(o->tmp);
-    const int err = errno;
-    if (fd >= 0) memcpy(ode_signal_side_path, o->tmp, strlen(o->tmp) + 1);
-    sigprocmask(SIG_SETMASK, &old, NULL);
-    if (fd < 0) return ode_side_failed(o, err);
-    const mode_t mask = umask(0);
-    umask(mask);
-    if (fchmod(fd, 0666 & ~mask) != 0 || !(o->f = fdopen(fd, "w"))) {
+    int fd = -1;
+    const int err = ode_temp_open(path, &o->tmp, ode_signal_side_path, &fd);   /* (output.c) */
+    if (err) return ode_side_failed(o, err);
+    if (!(o->f = fdopen(fd, "w"))) {
         const int e = errno;
         close(fd);
         return ode_side_failed(o, e);
