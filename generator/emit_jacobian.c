@@ -444,6 +444,33 @@ static void emit_rhs_derivatives(Emitter *E, const Jacobian *J)
     emit_switches(E, J);
 }
 
+/* n contains no piecewise construct (seen: by node id, nodes shared; a
+ * derived parameter's definition is a constant of the system: not looked into). */
+static bool smooth(const XNode *n, bool *seen)
+{
+    if (!n || seen[n->id]) return true;
+    seen[n->id] = true;
+    if (xnode_piecewise(n)) return false;
+    return smooth(n->a, seen) && smooth(n->b, seen) && smooth(n->c, seen);
+}
+
+/* ode_event_smooth(e): event e's function is free of piecewise constructs,
+ * so that its slopes at a step's ends bound it over the step (events.h). */
+static void emit_event_smooth(Emitter *E, const Jacobian *J)
+{
+    const Model *m = J->m;
+    Buf *o = E->out;
+    buf_puts(o, "/* Event ode_e's function holds no piecewise construct (abs, max, heav, if, a table, ...):\n"
+                " * the slopes at a step's ends bound it over the step (events.h). */\n"
+                "ODE_HD static ODE_INLINE int ode_event_smooth(int ode_e)\n{\n    switch (ode_e) {\n");
+    for (int e = 0; e < m->nevent; e++) {
+        bool *seen = arena_alloc(sizeof(bool) * (size_t)(J->g->nnodes + 1));   /* (zeroed) */
+        if (smooth(J->ev[e].g, seen))
+            buf_printf(o, "    case %d: return 1;   /* %s */\n", e, m->events[e].sym->name);
+    }
+    buf_puts(o, "    default: return 0;\n    }\n}\n\n");
+}
+
 static void emit_event_grad(Emitter *E, const Jacobian *J)
 {
     const Model *m = J->m;
@@ -580,6 +607,7 @@ void emit_jacobian(Emitter *E)
     } else {
         buf_puts(o, "#define ODE_HAS_EVENT_GRAD 1\n");
         emit_event_grad(E, J);
+        emit_event_smooth(E, J);
     }
     if (J->fail[JAC_RESETS].failed) {
         not_available(E, &J->fail[JAC_RESETS], "ODE_HAS_RESET_JAC");

@@ -159,10 +159,20 @@ static int ode_cpu_run(const OdeArrays *a, int transient, int record,
  * Not for `lyapunov` models, nor the stiff methods: their N·n tangent
  * values, and the matrix W with its LU factors, are meant to stay in
  * registers (Lorenz with lyapunov 3 needs 206; capped, it spilled 888 bytes).
+ * A fixed-step method on its fast path (integrate.h: no events, samples or
+ * `on step`) with at most 4 states gets 64 registers (32 warps): its steps
+ * are short chains of arithmetic, and more warps hide their latency —
+ * Lorenz 2^20 RK4 3.84 → 3.49 ms, Duffing 2^20 RK4 3.70 → 3.48 s (16 bytes
+ * of spills) on an H200 (bench/BENCHMARKS.md).  The adaptive Duffing kernel
+ * (100 registers) runs as fast at any cap from 64 to 255; the relief valve's
+ * 30720 systems, less than one wave, ran 6% faster uncapped (1.09 against
+ * 1.16 s), which more systems would not repeat.
  * -DODE_MIN_BLOCKS=N overrides (1: up to 255 registers). */
 #ifndef ODE_MIN_BLOCKS
 #if ODE_NLYAP > 0 || (defined(ODE_ROSENBROCK) && ODE_ROSENBROCK)
 #define ODE_MIN_BLOCKS 1
+#elif ODE_FAST && ODE_NSTATE <= 4
+#define ODE_MIN_BLOCKS (1024 / ODE_BLOCK_SIZE > 0 ? 1024 / ODE_BLOCK_SIZE : 1)
 #else
 #define ODE_MIN_BLOCKS (512 / ODE_BLOCK_SIZE > 0 ? 512 / ODE_BLOCK_SIZE : 1)
 #endif

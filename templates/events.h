@@ -273,6 +273,65 @@ ODE_HD static ODE_INLINE int ode_event_scan(const OdeSystem *s, const OdeDense *
     return 0;
 }
 
+/* ------------------------------------------------------------------ a step that nothing can cross */
+/* Most steps pass far from every event's zone.  With the event functions'
+ * gradients (generated: ode_model_event_grad) their slopes at the step's
+ * ends are known without evaluating anything more: the extension's slopes
+ * there are h f0 and h f1 (dense.h), which the step has.  For a function
+ * linear in the state, g along the extension is the cubic Hermite
+ * interpolant of its values and slopes at both ends — which strays from the
+ * chord between g0 and g1 by at most max(|h g'0 - Δg|, |h g'1 - Δg|)/4 —
+ * plus the method's own rows, each within 1/16 of |∇g·F_r|.  When g stays
+ * away from its zone by four times that bound, nothing can cross it in this
+ * step and the interior check points are not looked at; else (and for every
+ * event function with a piecewise construct, whose slopes bound nothing)
+ * the step is scanned as above. */
+#ifndef ODE_EVENT_BOUNDS   /* (-DODE_EVENT_BOUNDS=0: every step scanned, for measuring) */
+#if ODE_HAS_EVENT_GRAD && !ODE_ROSENBROCK
+#define ODE_EVENT_BOUNDS 1
+#else
+#define ODE_EVENT_BOUNDS 0
+#endif
+#endif
+
+#if ODE_EVENT_BOUNDS
+/* dg/dt of event e at (t, y) where y' = f. */
+ODE_HD static ODE_INLINE ode_real ode_event_rate(const OdeSystem *s, int e, ode_real t, const ode_real *y,
+                                                 const ode_real *f, ode_real *gy)
+{
+    ode_real gt;
+    ode_model_event_grad(s, e, t, y, gy, &gt);
+    ODE_FOR_STATES(j) gt += gy[j] * f[j];
+    return gt;
+}
+
+/* 1 when no event can cross or enter its zone in the accepted step
+ * (t, y) → (t + h, ynew) with stages st, extension D and event values g0,
+ * g1 at its ends. */
+ODE_HD static ODE_INLINE int ode_events_clear(const OdeSystem *s, ode_real t, ode_real h, const ode_real *y,
+                                              const ode_real *ynew, const OdeStages *st, const OdeDense *D,
+                                              const ode_real *g0, const ode_real *g1)
+{
+    int clear = 1;
+    ODE_FOR_EVENTS(e) {
+        if (!ode_event_smooth(e)) return 0;
+        ode_real gy[ODE_ALLOC(ODE_NSTATE)];
+        const ode_real d = g1[e] - g0[e];
+        const ode_real a1 = h * ode_event_rate(s, e, t + h, ynew, st->k[ODE_KEND], gy) - d;
+        const ode_real a0 = h * ode_event_rate(s, e, t, y, st->k[0], gy) - d;
+        ode_real reach = ode_fmax(ode_fabs(a0), ode_fabs(a1));   /* 4 x the cubic's bound */
+        ODE_UNROLL for (int r = 3; r < ODE_NF; r++) {           /* the method's own rows (∇g at t) */
+            ode_real gf = ODE_R(0.0);
+            ODE_FOR_STATES(j) gf += gy[j] * D->F[r][j];
+            reach += ODE_R(0.25) * ode_fabs(gf);
+        }
+        const ode_real tol = ode_event_tol(e);
+        clear &= ode_fmin(g0[e], g1[e]) - reach > tol || ode_fmax(g0[e], g1[e]) + reach < -tol;
+    }
+    return clear;
+}
+#endif
+
 /* ------------------------------------------------------------------ locating the crossing */
 
 /* Illinois iteration (a secant whose stale end is halved) on the earliest
@@ -334,6 +393,12 @@ ODE_HD static ODE_INLINE ode_mask ode_events_step(OdeSystem *s, ode_real t, cons
                                                   OdeTrigStep *ts, unsigned long long *evals)
 {
     OdeBracket br;
+#if ODE_EVENT_BOUNDS
+    if (ode_events_clear(s, t, *hstep, y, ynew, st, D, g0, gend)) {
+        *armed |= ode_outside_mask(gend);             /* (every event stays outside its zone) */
+        return 0;
+    }
+#endif
     if (!ode_event_scan(s, D, g0, gend, armed, &br)) return 0;
     ode_real theta;
     const ode_mask located = ode_locate_dense(s, D, &br, &theta);

@@ -234,6 +234,16 @@ ODE_HD static ODE_INLINE void ode_model_event_grad(const OdeSystem *ode_s, int o
     }
 }
 
+/* Event ode_e's function holds no piecewise construct (abs, max, heav, if, a table, ...):
+ * the slopes at a step's ends bound it over the step (events.h). */
+ODE_HD static ODE_INLINE int ode_event_smooth(int ode_e)
+{
+    switch (ode_e) {
+    case 0: return 1;   /* peak */
+    default: return 0;
+    }
+}
+
 #define ODE_HAS_RESET_JAC 1
 #define ODE_ON_START_RESETS 0        /* on start assigns states */
 #define ODE_ON_END_RESETS 0          /* on end assigns states */

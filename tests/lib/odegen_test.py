@@ -42,10 +42,11 @@ def _run(cmd, **kw):
     return p
 
 
-def build(name, text, precision=None, backend=None, flags=(), nvccflags=None, sanitize=None):
+def build(name, text, precision=None, backend=None, flags=(), nvccflags=None, sanitize=None, defines=()):
     """Writes `text` as NAME.ode, generates and builds it (odegen `flags` too);
     returns the runner's path.  sanitize=False builds a CPU runner without
-    ASan/UBSan (tests of the numbers, not of host code: faster to build)."""
+    ASan/UBSan (tests of the numbers, not of host code: faster to build).
+    defines: -D options for the compiler (either backend)."""
     backend = backend or BACKEND
     sanitize = SANITIZE if sanitize is None else (sanitize and SANITIZE)
     name = re.sub(r"[^A-Za-z0-9_]", "_", name)   # the model's name is the file's
@@ -54,6 +55,8 @@ def build(name, text, precision=None, backend=None, flags=(), nvccflags=None, sa
         tag += "-plain"
     if nvccflags:
         tag += "-" + re.sub(r"[^A-Za-z0-9]", "", nvccflags)
+    if defines:
+        tag += "-" + re.sub(r"[^A-Za-z0-9]", "", "".join(defines))
     work = os.path.join(BUILD, tag)
     os.makedirs(work, exist_ok=True)
     ode = os.path.join(work, name + ".ode")
@@ -70,11 +73,15 @@ def build(name, text, precision=None, backend=None, flags=(), nvccflags=None, sa
         raise Failure("odegen failed on %s:\n%s" % (name, p.stderr))
     make = ["make", "-s", "-C", os.path.join(work, "gen")]
     if backend == "gpu":
-        make += ["BACKEND=cuda"] + (["NVCCFLAGS=" + nvccflags] if nvccflags else [])
+        if nvccflags or defines:
+            make += ["NVCCFLAGS=" + " ".join([nvccflags or "-O3"] + list(defines))]
+        make += ["BACKEND=cuda"]
     else:
         make += ["BACKEND=cpu"]
         if sanitize:
-            make += ["CFLAGS=" + SANFLAGS, "LDFLAGS=-fsanitize=address,undefined"]
+            make += ["CFLAGS=" + " ".join([SANFLAGS] + list(defines)), "LDFLAGS=-fsanitize=address,undefined"]
+        elif defines:
+            make += ["CFLAGS=" + " ".join(["-O2"] + list(defines))]
     p = _run(make)
     if p.returncode != 0:
         raise Failure("building %s failed:\n%s%s" % (name, p.stdout, p.stderr[-4000:]))

@@ -606,6 +606,64 @@ for _m, _extra in [("rk4", ", dt=0.3")] + [(m, ", toler=1e-8, atoler=1e-8") for 
     globals()["test_events_" + _m].__doc__ = "Grazing, paired and in-zone events with %s." % _m
 
 
+# ----------------------------------------------------------------------------- steps nothing can cross
+
+def spiral_model(m):
+    return f"""# A damped oscillator's spiral, with an event function nonlinear in the
+# state (the radius), one with a kink (|x|) and one cubic in x
+x'=v
+v'=-x-0.1*v
+init x=1, v=0
+acc nring, tring, nkink, tkink, ncube, tcube
+event ring: x*x + v*v - 0.25, dir=-1, tol=1e-9 {{ nring = nring + 1; tring = t }}
+event kink: abs(x) - 0.3, dir=0, tol=1e-9 {{ nkink = nkink + 1; tkink = t }}
+event cube: x^3 - 0.05*v, dir=1, tol=1e-9 {{ ncube = ncube + 1; tcube = t }}
+@ meth={m}, total=40, toler=1e-8, atoler=1e-8
+record x, v, nring, tring, nkink, tkink, ncube, tcube
+done
+"""
+
+
+def bounds_same(tag, text):
+    """The runner with steps skipped by the slope bound (events.h) against the
+    same runner scanning every step: the same rows, bit for bit, and the
+    same number of steps."""
+    runs = []
+    for defines in ((), ("-DODE_EVENT_BOUNDS=0",)):
+        runner = build(tag, text, sanitize=False, defines=defines)
+        p = run_raw(runner, "--backend", BACKEND, "--quiet")
+        check(p.returncode == 0, "%s exited %d:\n%s" % (runner, p.returncode, p.stderr))
+        runs.append((p.stdout, re.findall(r"[0-9]+ (?:accepted )?steps", p.stderr)))
+    check(runs[0][0] == runs[1][0], "%s: rows differ with the slope bound:\n%s\nvs every step scanned:\n%s"
+          % (tag, runs[0][0][:1500], runs[1][0][:1500]))
+    check(runs[0][1] == runs[1][1], "%s: steps %s with the bound, %s without" % (tag, runs[0][1], runs[1][1]))
+    return runs[0][0]
+
+
+def test_event_bounds_same_results():
+    """A step whose event functions' slopes at its ends keep them from their
+    zones is not scanned (events.h): that changes nothing that is seen —
+    the grazing, paired and in-zone events on x = cos t with every adaptive
+    method and RK4, the bouncing ball (RKCK45, DOP853: impacts after long
+    flights), and a spiral's events nonlinear in the state, with a kink and
+    cubic, give the same rows bit for bit as with every step scanned."""
+    for m, extra in [("rk4", ", dt=0.3")] + [(m, ", toler=1e-8, atoler=1e-8") for m in ADAPTIVE]:
+        bounds_same("bounds_events_" + m, events_model(m, extra))
+    for m in ("rkck45", "dop853"):
+        bounds_same("bounds_ball_" + m, ball_model(m, ", toler=1e-10, atoler=1e-10"))
+    for m in ("rkck45", "dopri5", "dop853"):
+        out = bounds_same("bounds_spiral_" + m, spiral_model(m))
+        rows = Result(out, "")
+        check(rows["nring"][0] == 1 and rows["nkink"][0] >= 10 and rows["ncube"][0] >= 5,
+              "%s: the spiral's events fired %d, %d, %d times" % (m, rows["nring"][0], rows["nkink"][0],
+                                                                  rows["ncube"][0]))
+    gen = open(os.path.join(os.path.dirname(build("bounds_spiral_rkck45", spiral_model("rkck45"), sanitize=False)),
+                            "bounds_spiral_rkck45.cu")).read()
+    smooth = re.search(r"int ode_event_smooth\(int ode_e\)\n\{\n(.*?)\n\}", gen, re.S).group(1)
+    check("case 0: return 1;" in smooth and "case 1:" not in smooth and "case 2: return 1;" in smooth,
+          "ode_event_smooth: ring and cube smooth, kink not:\n" + smooth)
+
+
 # ----------------------------------------------------------------------------- XPPAUT's euler and modeuler
 
 XPPAUT = "/usr/bin/xppaut"
