@@ -8,6 +8,7 @@
 #   BENCH_QUICK=1   small sizes only (a smoke test of this script)
 #   BENCH_RUNNER=0  without the runners' wall times (bench/runner.sh)
 #   BENCH_STIFF=0   without the stiff methods' part (bench/stiff.py; STIFF_BACKEND=cpu runs it on the CPU)
+#   BENCH_REGISTERS=0  without the register budgets' part (bench/registers.sh, about 2 minutes)
 #   WP_BACKEND=cpu  the work-precision part on the CPU (its smoke test without a GPU:
 #                   BENCH_QUICK=1 WP_BACKEND=cpu python3 bench/workprecision.py … — see that file)
 set -u
@@ -142,6 +143,10 @@ if [ "${BENCH_RUNNER:-1}" = 1 ]; then
     log "the runners, HDF5 and CSV, against their kernels (bench/runner.sh)"
     PY=$PY bash bench/runner.sh "$OUT" "$RES"
 fi
+if [ "${BENCH_REGISTERS:-1}" = 1 ]; then
+    log "register budgets and the event bound (bench/registers.sh)"
+    PY=$PY bash bench/registers.sh "$OUT/registers" >"$OUT/registers.log" 2>&1 || echo "bench/registers.sh failed"
+fi
 log "peers"
 PEER_SIZES="30720 1048576"
 [ "${BENCH_QUICK:-0}" = 1 ] && PEER_SIZES="30720"
@@ -163,5 +168,7 @@ fi
 log "report"
 $PY bench/report.py "$RES" "$OUT/gpu.txt" >"$OUT/BENCHMARKS.md" &&
     $PY bench/runner_report.py "$RES" >>"$OUT/BENCHMARKS.md" &&
-    { [ ! -s "$OUT/stiff.md" ] || cat "$OUT/stiff.md" >>"$OUT/BENCHMARKS.md"; } && cp "$OUT/BENCHMARKS.md" bench/BENCHMARKS.md
+    { [ ! -s "$OUT/stiff.md" ] || cat "$OUT/stiff.md" >>"$OUT/BENCHMARKS.md"; } &&
+    { [ ! -s "$OUT/registers/registers.md" ] || cat "$OUT/registers/registers.md" >>"$OUT/BENCHMARKS.md"; } &&
+    cp "$OUT/BENCHMARKS.md" bench/BENCHMARKS.md
 tail -n 60 "$OUT/BENCHMARKS.md"

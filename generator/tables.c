@@ -206,6 +206,13 @@ void emit_tables(Emitter *E)
     Buf *o = E->out;
     buf_puts(o, "/* XPPAUT's table lookup (tabular.c): interpolation between the values,\n"
                 " * the first and last intervals extended linearly beyond the ends. */\n");
+    buf_puts(o, "/* The coefficients of the cubic through y[i-1] .. y[i+2] on segment i:\n"
+                " * y(i + s) = y[i] + s (c + s (b + s a)), 0 <= s < 1. */\n"
+                "ODE_HD static ODE_INLINE void ode_table_cubic(const ode_real *y, int i, ode_real *a, ode_real *b, ode_real *c)\n{\n"
+                "    const ode_real ym = y[i - 1], y0 = y[i], y1 = y[i + 1], y2 = y[i + 2];\n"
+                "    *b = ODE_R(0.5) * (y1 + ym - ODE_R(2.0) * y0);\n"
+                "    *a = (ODE_R(3.0) * (y0 - y1) + y2 - ym) / ODE_R(6.0);\n"
+                "    *c = (ODE_R(6.0) * y1 - y2 - ODE_R(3.0) * y0 - ODE_R(2.0) * ym) / ODE_R(6.0);\n}\n\n");
     buf_puts(o, "ODE_HD static ODE_INLINE ode_real ode_table_lookup(const ode_real *y, int n, ode_real xlo, ode_real dx,\n"
                 "                                                   ode_real xhi, int interp, ode_real x)\n{\n"
                 "    const ode_real u = (x - xlo) / dx;\n"
@@ -217,12 +224,10 @@ void emit_tables(Emitter *E)
                 "    if (interp == 1)\n"
                 "        return y[i];\n"
                 "    if (interp == 2 && i > 0 && i < n - 2) {\n"
-                "        const ode_real ym = y[i - 1], y0 = y[i], y1 = y[i + 1], y2 = y[i + 2];\n"
-                "        const ode_real b = ODE_R(0.5) * (y1 + ym - ODE_R(2.0) * y0);\n"
-                "        const ode_real a = (ODE_R(3.0) * (y0 - y1) + y2 - ym) / ODE_R(6.0);\n"
-                "        const ode_real c = (ODE_R(6.0) * y1 - y2 - ODE_R(3.0) * y0 - ODE_R(2.0) * ym) / ODE_R(6.0);\n"
+                "        ode_real a, b, c;\n"
+                "        ode_table_cubic(y, i, &a, &b, &c);\n"
                 "        const ode_real s = u - (ode_real)i;\n"
-                "        return y0 + s * (c + s * (b + s * a));\n"
+                "        return y[i] + s * (c + s * (b + s * a));\n"
                 "    }\n"
                 "    return y[i] + (y[i + 1] - y[i]) * (x - (dx * (ode_real)i + xlo)) / dx;\n}\n\n");
     buf_puts(o, "/* The slope of the interpolant at x (the derivatives of the model use it): of the\n"
@@ -238,10 +243,8 @@ void emit_tables(Emitter *E)
                 "    if (interp == 1)\n"
                 "        return ODE_R(0.0);\n"
                 "    if (interp == 2 && i > 0 && i < n - 2) {\n"
-                "        const ode_real ym = y[i - 1], y0 = y[i], y1 = y[i + 1], y2 = y[i + 2];\n"
-                "        const ode_real b = ODE_R(0.5) * (y1 + ym - ODE_R(2.0) * y0);\n"
-                "        const ode_real a = (ODE_R(3.0) * (y0 - y1) + y2 - ym) / ODE_R(6.0);\n"
-                "        const ode_real c = (ODE_R(6.0) * y1 - y2 - ODE_R(3.0) * y0 - ODE_R(2.0) * ym) / ODE_R(6.0);\n"
+                "        ode_real a, b, c;\n"
+                "        ode_table_cubic(y, i, &a, &b, &c);\n"
                 "        const ode_real s = u - (ode_real)i;\n"
                 "        return (c + s * (ODE_R(2.0) * b + ODE_R(3.0) * s * a)) / dx;\n"
                 "    }\n"
@@ -250,7 +253,10 @@ void emit_tables(Emitter *E)
                 " * warp at once when the threads look up one place, and one address at a time\n"
                 " * when they look up different places (-DODE_TABLE_SPACE=__device__ puts them in\n"
                 " * global memory, read through the L1 cache, to compare). */\n"
-                "#ifndef ODE_TABLE_SPACE\n#define ODE_TABLE_SPACE __constant__\n#endif\n\n");
+                "#ifndef ODE_TABLE_SPACE\n#define ODE_TABLE_SPACE __constant__\n#endif\n"
+                "/* Table k's values where the code runs: the device's copy or the host's. */\n"
+                "#ifdef __CUDA_ARCH__\n#define ODE_TABLE_VALUES(k) ode_table##k##_device\n"
+                "#else\n#define ODE_TABLE_VALUES(k) ode_table##k##_host\n#endif\n\n");
     size_t constant = 0;
     for (int k = 0; k < m->ntable; k++) {
         const Table *t = &m->tables[k];
@@ -270,16 +276,11 @@ void emit_tables(Emitter *E)
         buf_printf(o, "#endif\nstatic const ode_real ode_table%d_host[%d] = {\n", k, t->n);
         emit_values(E, t);
         buf_printf(o, "ODE_HD static ODE_INLINE ode_real ode_table%d(ode_real x)\n{\n"
-                      "#ifdef __CUDA_ARCH__\n    const ode_real *y = ode_table%d_device;\n"
-                      "#else\n    const ode_real *y = ode_table%d_host;\n#endif\n",
-                   k, k, k);
-        buf_printf(o, "    return ode_table_lookup(y, %d, %s, %s, %s, %d, x);\n}\n\n", t->n, c_literal(t->xlo, E->single),
-                   c_literal(t->dx, E->single), c_literal(t->xhi, E->single), (int)t->interp);
+                      "    return ode_table_lookup(ODE_TABLE_VALUES(%d), %d, %s, %s, %s, %d, x);\n}\n\n",
+                   k, k, t->n, c_literal(t->xlo, E->single), c_literal(t->dx, E->single),
+                   c_literal(t->xhi, E->single), (int)t->interp);
         buf_printf(o, "ODE_HD static ODE_INLINE ode_real ode_table%d_slope(ode_real x)\n{\n"
-                      "#ifdef __CUDA_ARCH__\n    const ode_real *y = ode_table%d_device;\n"
-                      "#else\n    const ode_real *y = ode_table%d_host;\n#endif\n",
-                   k, k, k);
-        buf_printf(o, "    return ode_table_slope(y, %d, %s, %s, %d, x);\n}\n\n", t->n, c_literal(t->xlo, E->single),
-                   c_literal(t->dx, E->single), (int)t->interp);
+                      "    return ode_table_slope(ODE_TABLE_VALUES(%d), %d, %s, %s, %d, x);\n}\n\n",
+                   k, k, t->n, c_literal(t->xlo, E->single), c_literal(t->dx, E->single), (int)t->interp);
     }
 }

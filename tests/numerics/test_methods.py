@@ -624,20 +624,24 @@ done
 """
 
 
-def bounds_same(tag, text):
-    """The runner with steps skipped by the slope bound (events.h) against the
-    same runner scanning every step: the same rows, bit for bit, and the
-    same number of steps."""
+def bounds_runs(tag, text):
+    """The rows and step counts of the runner built with steps skipped by the
+    slope bound (events.h), and of the same runner scanning every step."""
     runs = []
     for defines in ((), ("-DODE_EVENT_BOUNDS=0",)):
         runner = build(tag, text, sanitize=False, defines=defines)
         p = run_raw(runner, "--backend", BACKEND, "--quiet")
         check(p.returncode == 0, "%s exited %d:\n%s" % (runner, p.returncode, p.stderr))
         runs.append((p.stdout, re.findall(r"[0-9]+ (?:accepted )?steps", p.stderr)))
-    check(runs[0][0] == runs[1][0], "%s: rows differ with the slope bound:\n%s\nvs every step scanned:\n%s"
-          % (tag, runs[0][0][:1500], runs[1][0][:1500]))
-    check(runs[0][1] == runs[1][1], "%s: steps %s with the bound, %s without" % (tag, runs[0][1], runs[1][1]))
-    return runs[0][0]
+    return runs
+
+
+def bounds_case(m, kind):
+    if kind == "events":
+        return events_model(m, ", dt=0.3" if m == "rk4" else ", toler=1e-8, atoler=1e-8")
+    if kind == "ball":
+        return ball_model(m, ", toler=1e-10, atoler=1e-10")
+    return spiral_model(m)
 
 
 def test_event_bounds_same_results():
@@ -646,19 +650,24 @@ def test_event_bounds_same_results():
     the grazing, paired and in-zone events on x = cos t with every adaptive
     method and RK4, the bouncing ball (RKCK45, DOP853: impacts after long
     flights), and a spiral's events nonlinear in the state, with a kink and
-    cubic, give the same rows bit for bit as with every step scanned."""
-    for m, extra in [("rk4", ", dt=0.3")] + [(m, ", toler=1e-8, atoler=1e-8") for m in ADAPTIVE]:
-        bounds_same("bounds_events_" + m, events_model(m, extra))
-    for m in ("rkck45", "dop853"):
-        bounds_same("bounds_ball_" + m, ball_model(m, ", toler=1e-10, atoler=1e-10"))
-    for m in ("rkck45", "dopri5", "dop853"):
-        out = bounds_same("bounds_spiral_" + m, spiral_model(m))
-        rows = Result(out, "")
-        check(rows["nring"][0] == 1 and rows["nkink"][0] >= 10 and rows["ncube"][0] >= 5,
-              "%s: the spiral's events fired %d, %d, %d times" % (m, rows["nring"][0], rows["nkink"][0],
-                                                                  rows["ncube"][0]))
-    gen = open(os.path.join(os.path.dirname(build("bounds_spiral_rkck45", spiral_model("rkck45"), sanitize=False)),
-                            "bounds_spiral_rkck45.cu")).read()
+    cubic, give the same rows and steps, bit for bit, as with every step
+    scanned.  (The builds run ODEGEN_JOBS at a time.)"""
+    from concurrent.futures import ThreadPoolExecutor
+    cases = [(m, "events") for m in ["rk4"] + ADAPTIVE] + [(m, "ball") for m in ("rkck45", "dop853")] + \
+        [(m, "spiral") for m in ("rkck45", "dopri5", "dop853")]
+    with ThreadPoolExecutor(max(1, int(os.environ.get("ODEGEN_JOBS", "2")))) as pool:
+        results = list(pool.map(lambda c: bounds_runs("bounds_%s_%s" % (c[1], c[0]), bounds_case(*c)), cases))
+    for (m, kind), runs in zip(cases, results):
+        tag = "%s, %s" % (kind, m)
+        check(runs[0][0] == runs[1][0], "%s: rows differ with the slope bound:\n%s\nvs every step scanned:\n%s"
+              % (tag, runs[0][0][:1500], runs[1][0][:1500]))
+        check(runs[0][1] == runs[1][1], "%s: steps %s with the bound, %s without" % (tag, runs[0][1], runs[1][1]))
+        if kind == "spiral":
+            rows = Result(runs[0][0], "")
+            check(rows["nring"][0] == 1 and rows["nkink"][0] >= 10 and rows["ncube"][0] >= 5,
+                  "%s: the spiral's events fired %d, %d, %d times" % (tag, rows["nring"][0], rows["nkink"][0],
+                                                                      rows["ncube"][0]))
+    gen = open(build("bounds_spiral_rkck45", spiral_model("rkck45"), sanitize=False) + ".cu").read()
     smooth = re.search(r"int ode_event_smooth\(int ode_e\)\n\{\n(.*?)\n\}", gen, re.S).group(1)
     check("case 0: return 1;" in smooth and "case 1:" not in smooth and "case 2: return 1;" in smooth,
           "ode_event_smooth: ring and cube smooth, kink not:\n" + smooth)
