@@ -278,12 +278,13 @@ ODE_HD static ODE_INLINE int ode_event_scan(const OdeSystem *s, const OdeDense *
  * gradients (generated: ode_model_event_grad) their slopes at the step's
  * ends are known without evaluating anything more: the extension's slopes
  * there are h f0 and h f1 (dense.h), which the step has.  For a function
- * linear in the state, g along the extension is the cubic Hermite
+ * affine in the state and t, g along the extension is the cubic Hermite
  * interpolant of its values and slopes at both ends — which strays from the
  * chord between g0 and g1 by at most max(|h g'0 - Δg|, |h g'1 - Δg|)/4 —
  * plus the method's own rows, each within 1/16 of |∇g·F_r|.  When g stays
- * away from its zone by four times that bound, nothing can cross it in this
- * step and the interior check points are not looked at; else (and for every
+ * away from its zone by four times that bound (the margin for a g that is
+ * not affine), nothing can cross it in this step and the interior check
+ * points are not looked at; else (and for every
  * event function with a piecewise construct, whose slopes bound nothing)
  * the step is scanned as above. */
 #ifndef ODE_EVENT_BOUNDS   /* (-DODE_EVENT_BOUNDS=0: every step scanned, for measuring) */
