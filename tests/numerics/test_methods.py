@@ -624,12 +624,12 @@ done
 """
 
 
-def bounds_runs(tag, text):
+def bounds_runs(tag, text, precision=None):
     """The rows and step counts of the runner built with steps skipped by the
     slope bound (events.h), and of the same runner scanning every step."""
     runs = []
     for defines in ((), ("-DODE_EVENT_BOUNDS=0",)):
-        runner = build(tag, text, sanitize=False, defines=defines)
+        runner = build(tag, text, precision=precision, sanitize=False, defines=defines)
         p = run_raw(runner, "--backend", BACKEND, "--quiet")
         check(p.returncode == 0, "%s exited %d:\n%s" % (runner, p.returncode, p.stderr))
         runs.append((p.stdout, re.findall(r"[0-9]+ (?:accepted )?steps", p.stderr)))
@@ -651,14 +651,18 @@ def test_event_bounds_same_results():
     method and RK4, the bouncing ball (RKCK45, DOP853: impacts after long
     flights), and a spiral's events nonlinear in the state, with a kink and
     cubic, give the same rows and steps, bit for bit, as with every step
-    scanned.  (The builds run ODEGEN_JOBS at a time.)"""
+    scanned; in float too (events with RKCK45, the spiral with DOPRI5).
+    (The builds run ODEGEN_JOBS at a time.)"""
     from concurrent.futures import ThreadPoolExecutor
-    cases = [(m, "events") for m in ["rk4"] + ADAPTIVE] + [(m, "ball") for m in ("rkck45", "dop853")] + \
-        [(m, "spiral") for m in ("rkck45", "dopri5", "dop853")]
+    cases = [(m, "events", None) for m in ["rk4"] + ADAPTIVE] + \
+        [(m, "ball", None) for m in ("rkck45", "dop853")] + \
+        [(m, "spiral", None) for m in ("rkck45", "dopri5", "dop853")] + \
+        [("rkck45", "events", "float"), ("dopri5", "spiral", "float")]
     with ThreadPoolExecutor(max(1, int(os.environ.get("ODEGEN_JOBS", "2")))) as pool:
-        results = list(pool.map(lambda c: bounds_runs("bounds_%s_%s" % (c[1], c[0]), bounds_case(*c)), cases))
-    for (m, kind), runs in zip(cases, results):
-        tag = "%s, %s" % (kind, m)
+        results = list(pool.map(lambda c: bounds_runs("bounds_%s_%s" % (c[1], c[0]), bounds_case(c[0], c[1]), c[2]),
+                                cases))
+    for (m, kind, precision), runs in zip(cases, results):
+        tag = "%s, %s%s" % (kind, m, ", " + precision if precision else "")
         check(runs[0][0] == runs[1][0], "%s: rows differ with the slope bound:\n%s\nvs every step scanned:\n%s"
               % (tag, runs[0][0][:1500], runs[1][0][:1500]))
         check(runs[0][1] == runs[1][1], "%s: steps %s with the bound, %s without" % (tag, runs[0][1], runs[1][1]))
