@@ -284,9 +284,10 @@ ODE_HD static ODE_INLINE int ode_event_scan(const OdeSystem *s, const OdeDense *
  * plus the method's own rows, each within 1/16 of |∇g·F_r|.  When g stays
  * away from its zone by four times that bound (the margin for a g that is
  * not affine), nothing can cross it in this step and the interior check
- * points are not looked at; else (and for every
- * event function with a piecewise construct, whose slopes bound nothing)
- * the step is scanned as above. */
+ * points are not looked at; else (and for every event function with a
+ * piecewise construct, whose slopes bound nothing) the step is scanned as
+ * above.  tests/numerics/test_methods.py: the same rows and steps, bit for
+ * bit, as with -DODE_EVENT_BOUNDS=0. */
 #ifndef ODE_EVENT_BOUNDS   /* (-DODE_EVENT_BOUNDS=0: every step scanned, for measuring) */
 #if ODE_HAS_EVENT_GRAD && !ODE_ROSENBROCK
 #define ODE_EVENT_BOUNDS 1
