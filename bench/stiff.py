@@ -106,19 +106,16 @@ def prebuild(jobs):
 def ensembles(out, backend, sizes, rows):
     prebuild([(out, k + "_" + m, model(k + ("_scan" if k == "rober" else "_stiff"), m), {})
               for m in STIFF for k in ("rober", "fhn")])
+    # name, model, the scan (of n systems), the field kept
+    cases = [("rober", "rober_scan", "k1=lin(0.02,0.06,%d)", "y3"), ("fhn", "fhn_stiff", "I=lin(0.3,1.2,%d)", "v")]
     for method in STIFF:
-        runner = build(out, "rober_" + method, model("rober_scan", method))
-        for n in sizes:
-            data, steps, sec, _, _ = run(runner, backend, "--scan", "k1=lin(0.02,0.06,%d)" % n, "--fields", "y3")
-            bad = int(np.sum(data["status"] != "finished"))
-            emit(rows, stiff="ensemble", model="rober", method=method, backend=backend, systems=n, steps=steps,
-                 seconds=sec, systems_per_s=n / sec, failed=bad)
-        runner = build(out, "fhn_" + method, model("fhn_stiff", method))
-        for n in sizes:
-            data, steps, sec, _, _ = run(runner, backend, "--scan", "I=lin(0.3,1.2,%d)" % n, "--fields", "v")
-            bad = int(np.sum(data["status"] != "finished"))
-            emit(rows, stiff="ensemble", model="fhn", method=method, backend=backend, systems=n, steps=steps,
-                 seconds=sec, systems_per_s=n / sec, failed=bad)
+        for name, text, scan, field in cases:
+            runner = build(out, name + "_" + method, model(text, method))
+            for n in sizes:
+                data, steps, sec, _, _ = run(runner, backend, "--scan", scan % n, "--fields", field)
+                bad = int(np.sum(data["status"] != "finished"))
+                emit(rows, stiff="ensemble", model=name, method=method, backend=backend, systems=n, steps=steps,
+                     seconds=sec, systems_per_s=n / sec, failed=bad)
 
 
 def cvode_peer(out):

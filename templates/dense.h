@@ -50,12 +50,7 @@ ODE_HD static ODE_INLINE void ode_dense_make(const OdeSystem *s, ode_real t, ode
         const ode_real a[ODE_NK][ODE_NK] = ODE_TAB(A);
         ODE_UNROLL for (int j = ODE_KEND + 1; j < ODE_NK; j++) {
             ode_real yt[ODE_ALLOC(ODE_NSTATE)];
-            ODE_FOR_STATES(i) yt[i] = y[i];
-            ODE_UNROLL for (int l = 0; l < j; l++) {
-                if (a[j][l] == ODE_R(0.0)) continue;
-                const ode_real ha = h * a[j][l];
-                ODE_FOR_STATES(i) yt[i] += ha * st->k[l][i];
-            }
+            ode_stage_input(a, j, h, y, st, yt);
             ode_rhs_at(s, t + c[j] * h, yt, st->k[j]);
         }
     }

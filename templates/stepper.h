@@ -116,6 +116,19 @@ ODE_HD static ODE_INLINE int ode_last_use(const ode_real a[ODE_NK][ODE_NK], int 
     return last;
 }
 
+/* Stage j's input y + h Σ_l a_jl k_l (a: the tableau, whose zeros the
+ * compiler drops, the loops being unrolled over compile-time counts). */
+ODE_HD static ODE_INLINE void ode_stage_input(const ode_real a[ODE_NK][ODE_NK], int j, ode_real h, const ode_real *y,
+                                              const OdeStages *st, ode_real *yt)
+{
+    ODE_FOR_STATES(i) yt[i] = y[i];
+    ODE_UNROLL for (int l = 0; l < j; l++) {
+        if (a[j][l] == ODE_R(0.0)) continue;
+        const ode_real ha = h * a[j][l];
+        ODE_FOR_STATES(i) yt[i] += ha * st->k[l][i];
+    }
+}
+
 /* One trial step of the method from (t, y) over h.  st->k[0] holds f(t, y)
  * on entry when have_k0, else it is computed here.  Leaves the stages in
  * st->k[1 .. ODE_NSTAGE-1] (an FSAL method's last one is f(t+h, ynew), its
@@ -180,12 +193,7 @@ ODE_HD static ODE_INLINE void ode_rk_trial(const OdeSystem *s, ode_real t, ode_r
     if (ode_last_use(a, 0) == 0) ODE_SUM_TERMS(0);
     ODE_UNROLL for (int j = 1; j < ODE_NSTAGE; j++) {
         ode_real yt[ODE_ALLOC(ODE_NSTATE)];
-        ODE_FOR_STATES(i) yt[i] = y[i];
-        ODE_UNROLL for (int l = 0; l < j; l++) {
-            if (a[j][l] == ODE_R(0.0)) continue;
-            const ode_real ha = h * a[j][l];
-            ODE_FOR_STATES(i) yt[i] += ha * st->k[l][i];
-        }
+        ode_stage_input(a, j, h, y, st, yt);
         ODE_UNROLL for (int l = 0; l < j; l++)
             if (ode_last_use(a, l) == j) ODE_SUM_TERMS(l);
         if (ODE_FSAL && j == ODE_NSTAGE - 1)

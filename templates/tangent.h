@@ -119,12 +119,7 @@ ODE_HD static ODE_INLINE void ode_tangent_rk_step(OdeSystem *s, ode_real t, ode_
     ODE_UNROLL for (int j = 0; j < ODE_NSTAGE; j++) {
         if (!ode_tangent_stage_used(a, b, j)) continue;
         ode_real yt[ODE_ALLOC(ODE_NSTATE)];
-        ODE_FOR_STATES(i) yt[i] = y[i];
-        ODE_UNROLL for (int l = 0; l < j; l++) {
-            if (a[j][l] == ODE_R(0.0)) continue;
-            const ode_real ha = h * a[j][l];
-            ODE_FOR_STATES(i) yt[i] += ha * st->k[l][i];
-        }
+        ode_stage_input(a, j, h, y, st, yt);
         OdeTrig tr;
 #if ODE_JAC_TRIG && ODE_ROTATE
         if (j == 0) tr = tr0;
