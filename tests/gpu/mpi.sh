@@ -5,8 +5,8 @@
 # bundle in .mpi/ that tools/mpi_bundle.sh makes; HDF5 likewise from .hdf5/):
 #   1. 1 rank x 1 GPU, 1 rank x 2 GPUs, 2 ranks x 1 GPU each: the CSV of the
 #      one-process runner byte for byte, and its HDF5 datasets bit for bit;
-#      each rank on a GPU of its own (the summary names both); the times,
-#      and 2 ranks x 1 GPU faster than 1 x 1 (the work is split);
+#      each rank on a GPU of its own (the summary names both); the times
+#      printed (2 ranks x 1 GPU against 1 x 1; measured by bench/mpi.sh);
 #   2. a checkpointed 2-rank run killed (every process, SIGKILL) and resumed:
 #      the same bytes;
 #   3. a 2-rank run whose rank 1 is killed: no output, a message naming it.
@@ -69,12 +69,14 @@ echo "== Duffing, 2^20 systems x (1024 + 4) periods: times (process wall, CUDA s
 timed "one process, GPU 0" "$T/ref.csv" "$ONE" "${S[@]}" --devices 0
 timed "1 rank x 1 GPU" "$T/r11.csv" "${MPIRUN[@]}" -n 1 "$MPI" "${S[@]}" --devices 0
 t11=$secs
+i11=$(echo "$summary" | sed -n 's/.*integration \([0-9.]*\) s.*/\1/p')
 configs="r11"
 if [ "$gpus" -ge 2 ]; then
     timed "1 rank x 2 GPUs" "$T/r12.csv" "${MPIRUN[@]}" -n 1 "$MPI" "${S[@]}" --devices 0,1
     echo "$summary" | grep -q 'GPUs 0,1' && ok "1 rank runs on both GPUs" || fail "1 rank x 2 GPUs: $summary"
     timed "2 ranks x 1 GPU" "$T/r21.csv" "${MPIRUN[@]}" -n 2 "$MPI" "${S[@]}" --devices 0,1
     t21=$secs
+    i21=$(echo "$summary" | sed -n 's/.*integration \([0-9.]*\) s.*/\1/p')
     echo "$summary" | grep -q '2 ranks on 1 node: GPU 0: .*; GPU 1: ' && ok "2 ranks, one GPU each" ||
         fail "2 ranks x 1 GPU: each rank should have a GPU of its own: $summary"
     configs="r11 r12 r21"
@@ -87,8 +89,11 @@ for c in $configs; do
     cmp -s "$T/$c.csv" "$T/ref.csv" && ok "$c: the one-process CSV, byte for byte" || fail "$c: the CSV differs from one process's"
 done
 if [ -n "$t21" ]; then
-    awk -v a="$t11" -v b="$t21" 'BEGIN { printf "   2 ranks x 1 GPU against 1 x 1: %.2fx (efficiency %.0f%%)\n", a / b, 50 * a / b; exit !(a / b > 1.3) }' &&
-        ok "2 ranks x 1 GPU faster than 1 x 1" || fail "2 ranks x 1 GPU ($t21 s) not faster than 1 x 1 ($t11 s)"
+    # Printed, not asserted (speed is bench/mpi.sh's to measure): the whole
+    # processes' wall, start-up included, and the integration in each summary.
+    awk -v a="$t11" -v b="$t21" -v ia="$i11" -v ib="$i21" 'BEGIN {
+        printf "   2 ranks x 1 GPU against 1 x 1: wall %.2fx (efficiency %.0f%%), integration %s s against %s s\n",
+               a / b, 50 * a / b, ib, ia }'
 fi
 
 if [ $have_h5 = 1 ]; then
