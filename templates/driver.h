@@ -149,9 +149,9 @@ static int ode_cpu_run(const OdeArrays *a, int transient, int record,
 #define ODE_BLOCK_SIZE 128
 #endif
 /* Blocks per multiprocessor the compiler must leave registers for: the cap
- * is 65536 / (ODE_BLOCK_SIZE * ODE_MIN_BLOCKS) registers per system.  By
- * default 128: a kernel that needs fewer is not touched (Duffing, Lorenz);
- * a larger one keeps 16 warps per multiprocessor (25% occupancy, 67584
+ * is 65536 / (ODE_BLOCK_SIZE * ODE_MIN_BLOCKS) registers per system,
+ * picked from the model.  By default 128: a kernel that needs fewer is not
+ * touched; a larger one keeps 16 warps per multiprocessor (25% occupancy, 67584
  * systems at once on an H200) at the price of a few spills to L1.  Measured
  * on the paper's Keller–Miksis scan (65536 systems, 1024+64 collapses, H200,
  * bench/km_registers.sh): 190 registers, no spills 11.5 s; 168 registers
@@ -163,10 +163,10 @@ static int ode_cpu_run(const OdeArrays *a, int transient, int record,
  * `on step`) with at most 4 states gets 64 registers (32 warps): its steps
  * are short chains of arithmetic, and more warps hide their latency —
  * Lorenz 2^20 RK4 3.84 → 3.49 ms, Duffing 2^20 RK4 3.70 → 3.48 s (16 bytes
- * of spills) on an H200 (bench/BENCHMARKS.md).  The adaptive Duffing kernel
- * (100 registers) runs as fast at any cap from 64 to 255; the relief valve's
- * 30720 systems, less than one wave, ran 6% faster uncapped (1.09 against
- * 1.16 s), which more systems would not repeat.
+ * of spills) on an H200 (bench/registers.sh).  The adaptive Duffing kernel
+ * (80 registers) runs as fast uncapped and 1% slower at 64; the relief
+ * valve's 30720 systems, less than one wave, ran 6% faster uncapped (1.09
+ * against 1.16 s), which more systems would not repeat.
  * -DODE_MIN_BLOCKS=N overrides (1: up to 255 registers). */
 #ifndef ODE_MIN_BLOCKS
 #if ODE_NLYAP > 0 || (defined(ODE_ROSENBROCK) && ODE_ROSENBROCK)
