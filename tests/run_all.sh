@@ -28,6 +28,7 @@ suite "integration methods, events, save" $PY tests/numerics/test_methods.py
 [ -f tests/options/test_options.py ] && suite "run-time options (--set, options=) against regenerated models" $PY tests/options/test_options.py
 [ -f tests/xpp/test_xpp.py ] && suite "XPPAUT compatibility" $PY tests/xpp/test_xpp.py
 [ -f tests/xpp/test_corpus.py ] && suite "XPPAUT corpus (syntax, arrays, tables, sets, defaults)" $PY tests/xpp/test_corpus.py
+[ -f tests/xpp/test_real.py ] && suite "real XPPAUT files written by others (issue 20)" $PY tests/xpp/test_real.py
 [ -f tests/xpp/test_globals.py ] && suite "global events located as events" $PY tests/xpp/test_globals.py
 [ -f tests/xpp/test_values.py ] && suite "initial values of parameters, sets, table files" $PY tests/xpp/test_values.py
 [ -f tests/names/test_names.py ] && suite "user names that clash with internal ones" $PY tests/names/test_names.py

@@ -65,6 +65,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 CORPUS = os.path.join(HERE, "corpus")
 XPPAUT = shutil.which("xppaut")
 PRINT_REL = 2.0 ** -24 + 5e-8
+FLT_MIN = 1.1754943508222875e-38    # XPPAUT stores its rows as floats: below this, 0 or a subnormal
 ULP = 2.0 ** -52
 
 # ----------------------------------------------------------------------------- XPPAUT's reading
@@ -97,10 +98,10 @@ def atof(s):
 
 def normalized(text):
     """The file as its author meant it, in a form XPPAUT 6.11 reads: no
-    blanks around '=' in @, par, number and init lines."""
+    blanks around '=' in @, par, number and init lines, and in x(0) = v."""
     out = []
     for line in text.split("\n"):
-        if re.match(r"\s*(@|[pPnNiI]\w*\s)", line) and not line.lstrip().startswith("#"):
+        if re.match(r"\s*(@|[pPnNiI]\w*\s|\w+\(0\)\s*=)", line) and not line.lstrip().startswith("#"):
             line = re.sub(r"\s*=\s*", "=", line)
         out.append(line)
     return "\n".join(out)
@@ -109,7 +110,7 @@ def normalized(text):
 def xpp_options(text):
     """XPPAUT's options for the file (its @ lines, in order, later ones winning)."""
     opt = {"meth": "r", "dt": 0.05, "total": 20.0, "bound": 100.0, "maxstor": 5000, "nout": 1, "tol": 1e-3,
-           "atol": 1e-3, "t0": 0.0}
+           "atol": 1e-3, "t0": 0.0, "trans": 0.0}
     for line in re.sub(r"\\[ \t]*\n", " ", text).split("\n"):
         if not line.startswith("@"):
             continue
@@ -124,6 +125,8 @@ def xpp_options(text):
                 opt["meth"] = value[0].lower()
             elif key in ("njmp", "nout"):
                 opt["nout"] = max(1, int(atof(value)))
+            elif key == "trans":
+                opt["trans"] = atof(value)
             elif key == "maxstor":
                 opt["maxstor"] = int(atof(value))
             elif key in opt:
@@ -144,20 +147,23 @@ def directives(text):
     return d
 
 
-def sidecars(fname):
-    """The table files a corpus file reads (table NAME FILE)."""
-    text = open(os.path.join(CORPUS, fname)).read()
-    return [m.group(1) for m in re.finditer(r"(?im)^\s*ta\w*\s+\w+\s+([^\s%@#]+)", text)]
+def sidecars(path):
+    """The table files a corpus file reads (table NAME FILE), as paths next to it."""
+    text = open(path, errors="replace").read()
+    return [os.path.join(os.path.dirname(path), m.group(1))
+            for m in re.finditer(r"(?im)^\s*ta\w*\s+\w+\s+([^\s%@#]+)", text)
+            if os.path.exists(os.path.join(os.path.dirname(path), m.group(1)))]
 
 
-def run_xppaut(fname, text):
+def run_xppaut(path, text):
     """{output name: rows} of `xppaut FILE -silent`: output.dat, or one
     SET.dat per `set` block."""
+    fname = os.path.basename(path)
     with tempfile.TemporaryDirectory() as tmp:
         with open(os.path.join(tmp, fname), "w") as f:
             f.write(text)
-        for s in sidecars(fname):
-            shutil.copy(os.path.join(CORPUS, s), tmp)
+        for s in sidecars(path):
+            shutil.copy(s, tmp)
         p = subprocess.run([XPPAUT, fname, "-silent"], cwd=tmp, timeout=120, stdout=subprocess.PIPE,
                            stderr=subprocess.STDOUT, text=True, errors="replace")
         outs = {}
@@ -172,25 +178,27 @@ def run_xppaut(fname, text):
 
 # ----------------------------------------------------------------------------- odegen
 
-def odegen_check(fname):
+def odegen_check(path):
     """odegen --check on the file as it is: (status, messages, set names)."""
-    p = subprocess.run([ODEGEN, "--check", fname], cwd=CORPUS, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+    p = subprocess.run([ODEGEN, "--check", os.path.basename(path)], cwd=os.path.dirname(path), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                        text=True)
     sets = re.findall(r"^set (\S+) \(line", p.stdout, re.M)
     return p.returncode, p.stderr, sets
 
 
-def model_names(fname):
+def model_names(path):
     """States and aux of the model, in odegen's order (its generated tables)."""
+    fname = os.path.basename(path)
     with tempfile.TemporaryDirectory() as tmp:
-        for s in sidecars(fname):
-            shutil.copy(os.path.join(CORPUS, s), tmp)
-        shutil.copy(os.path.join(CORPUS, fname), tmp)
+        for s in sidecars(path):
+            shutil.copy(s, tmp)
+        shutil.copy(path, tmp)
         p = subprocess.run([ODEGEN, fname, "-o", "gen"], cwd=tmp, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                            text=True)
         check(p.returncode == 0, "odegen failed on %s:\n%s" % (fname, p.stderr))
-        name = re.sub(r"[^A-Za-z0-9_]", "_", os.path.splitext(fname)[0])
-        src = open(os.path.join(tmp, "gen", name + ".cu")).read()
+        cu = [f for f in os.listdir(os.path.join(tmp, "gen")) if f.endswith(".cu")]   # (the model's C name)
+        check(len(cu) == 1, "odegen wrote %s for %s" % (cu, fname))
+        src = open(os.path.join(tmp, "gen", cu[0])).read()
 
     def table(which):
         m = re.search(r"ode_%s_names\[[^]]*\] = \{([^}]*)\}" % which, src)
@@ -222,12 +230,12 @@ def odegen_variant(text, states, aux, window, nrows):
         "done\n") % (window, window, nrows, ", ".join(states + aux))
 
 
-def build_variant(fname, text):
-    name = "corpus_" + re.sub(r"[^A-Za-z0-9_]", "_", os.path.splitext(fname)[0])
+def build_variant(path, label, text):
+    name = "corpus_" + re.sub(r"[^A-Za-z0-9_]", "_", os.path.splitext(label)[0])
     work = os.path.join(BUILD, name + "-" + BACKEND)
     os.makedirs(work, exist_ok=True)
-    for s in sidecars(fname):
-        shutil.copy(os.path.join(CORPUS, s), work)
+    for s in sidecars(path):
+        shutil.copy(s, work)
     return build(name, text)
 
 
@@ -235,7 +243,7 @@ def build_variant(fname, text):
 
 def tolerance(ref):
     scale = np.max(np.abs(ref), axis=0, keepdims=True)
-    return np.abs(ref) * PRINT_REL + 64 * ULP * scale + 1e-300
+    return np.abs(ref) * PRINT_REL + 64 * ULP * scale + FLT_MIN
 
 
 def worst(label, names, got, ref, tol):
@@ -343,38 +351,66 @@ def compare_rows(label, names, xpp, got, status, opt, meta, xpp_half=None):
 
 # ----------------------------------------------------------------------------- one file
 
-def corpus_case(fname):
-    """('agrees'|'refused', summary) or raises Failure."""
-    raw = open(os.path.join(CORPUS, fname)).read()
-    meta = directives(raw)
-    rc, err, sets = odegen_check(fname)
+def with_total(text, total):
+    """The file with `@ total=TOTAL` before its done line (a directive that
+    shortens a long run, on both sides)."""
+    return before_done(text) + "\n@ total=%r\ndone\n" % total if total else text
+
+
+def corpus_case(path, label=None, meta=None):
+    """('agrees'|'refused', summary) or raises Failure.  `label` names the
+    file in messages and builds (default: its base name); `meta` its
+    directives (default: its own `# corpus:` lines)."""
+    label = label or os.path.basename(path)
+    raw = open(path, errors="replace").read()
+    meta = directives(raw) if meta is None else meta
+    rc, err, sets = odegen_check(path)
     if meta.get("refused"):
         check(rc == 1 and meta["refused"] in err,
-              "%s: odegen should refuse it with a message about %r (status %d):\n%s" % (fname, meta["refused"], rc, err))
+              "%s: odegen should refuse it with a message about %r (status %d):\n%s" % (label, meta["refused"], rc, err))
         return "refused", meta["refused"]
     if rc != 0:
-        raise Failure("odegen refuses %s:\n%s" % (fname, err))
-    text = normalized(raw)
+        raise Failure("odegen refuses %s:\n%s" % (label, err))
+    total = float(meta["total"]) if meta.get("total") else None
+    text = with_total(normalized(raw), total)
     opt = xpp_options(text)
-    states, aux = model_names(fname)
+    states, aux = model_names(path)
     names = ["t"] + states + aux
     window = opt["dt"] * opt["nout"]
     nrows = min(int(round(opt["total"] / window)), opt["maxstor"] - 1)
-    runner = build_variant(fname, odegen_variant(raw, states, aux, window, nrows))
-    outs, log = run_xppaut(fname, text)
+    runner = build_variant(path, label, odegen_variant(raw, states, aux, window, nrows))
     halves = {}
-    if opt["meth"] not in FIXED_STEP:       # XPPAUT's own error, for its adaptive and stiff methods
-        halves, _ = run_xppaut(fname, before_done(text) + "\n@ dt=%r, maxstor=%d\ndone\n" % (
+    if meta.get("reference"):
+        # XPPAUT's own method is off here: compare with XPPAUT's RK4 at step `reference`
+        # instead, on the same output grid (a third, independent integration)
+        ref = float(meta["reference"])
+        per_row = int(round(opt["dt"] * opt["nout"] / ref))
+        outs, log = run_xppaut(path, before_done(text) + "\n@ meth=rungekutta, dt=%r, nout=%d, maxstor=%d\ndone\n" % (
+            opt["dt"] * opt["nout"] / per_row, per_row, opt["maxstor"]))
+    else:
+        outs, log = run_xppaut(path, text)
+    if opt["meth"] not in FIXED_STEP and not meta.get("reference"):   # XPPAUT's own error, for its adaptive and stiff methods
+        halves, _ = run_xppaut(path, before_done(text) + "\n@ dt=%r, maxstor=%d\ndone\n" % (
             opt["dt"] / 2, 2 * opt["maxstor"] + 2))
     summaries = []
-    for label in (sets or ["output"]):
-        check(label in outs, "%s: XPPAUT wrote no %s.dat (it wrote %s)" % (fname, label, sorted(outs)))
-        extra = ["--set-name", label] if sets else []
+    for out in (sets or ["output"]):
+        check(out in outs, "%s: XPPAUT wrote no %s.dat (it wrote %s)" % (label, out, sorted(outs)))
+        extra = ["--set-name", out] if sets else []
         r = run(runner, "--quiet", *extra)
         got = np.column_stack([r[c] for c in r.header[2:-1]])
-        summaries.append((label + ": " if sets else "") +
-                         compare_rows("%s %s" % (fname, label), names, outs[label], got, r.status, opt, meta,
-                                      halves.get(label)))
+        xpp, status, o = outs[out], r.status, opt
+        if opt["trans"] > opt["t0"]:
+            # XPPAUT stores the rows from t = trans on (integrate.c: |t| >= TRANS), not the initial
+            # one: compare from there, the row before standing for the initial one
+            skip = int(np.sum(got[:, 0] < opt["trans"] * (1 - 1e-12)))
+            check(skip >= 1, "%s: trans=%g but odegen's first row is at t=%g" % (label, opt["trans"], got[0, 0]))
+            xpp = np.vstack([got[skip - 1:skip], xpp])
+            got, status = got[skip:], status[skip:]
+            o = dict(opt, t0=opt["t0"] + skip * opt["dt"] * opt["nout"],
+                     total=opt["total"] - skip * opt["dt"] * opt["nout"])
+        summaries.append((out + ": " if sets else "") +
+                         compare_rows("%s %s" % (label, out), names, xpp, got, status, o, meta,
+                                      halves.get(out)))
     return "agrees", "; ".join(summaries)
 
 
@@ -388,7 +424,7 @@ def main():
     files = sorted(f for f in os.listdir(CORPUS) if f.endswith(".ode"))
     chosen = [f for f in files if not only or any(o in f for o in only)]
     with concurrent.futures.ThreadPoolExecutor(2) as pool:
-        futures = {f: pool.submit(corpus_case, f) for f in chosen}
+        futures = {f: pool.submit(corpus_case, os.path.join(CORPUS, f)) for f in chosen}
     results = {}
     for f in chosen:
         try:
