@@ -17,10 +17,13 @@ SANFLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-r
 FLEX    ?= flex
 BISON   ?= bison
 
+# The translator's sources: generator/main.c and one folder per stage of the
+# pipeline (generator/README.md); objects mirror them under build/.
 B := build
-GEN_SRCS := $(sort $(wildcard generator/*.c))
+GEN_STAGES := base front check deriv emit
+GEN_SRCS := $(sort $(wildcard generator/*.c $(addsuffix /*.c,$(addprefix generator/,$(GEN_STAGES)))))
 EMBED_INPUTS := $(sort $(wildcard templates/*.h templates/*.c runtime/*.h runtime/*.c templates/*.mk))
-GEN_GENERATED := $(B)/lexer.c $(B)/parser.c $(B)/embedded.c
+GEN_GENERATED := $(B)/front/lexer.c $(B)/front/parser.c $(B)/emit/embedded.c
 
 .PHONY: all test test-gpu demo bench fuzz clean deps check-tools
 all: $(B)/odegen
@@ -38,46 +41,52 @@ deps:
 	@bash tools/deps.sh all
 
 $(B)/.dir:
-	@mkdir -p $(B)/asan && touch $@
+	@mkdir -p $(addprefix $(B)/,$(GEN_STAGES)) $(addprefix $(B)/asan/,$(GEN_STAGES)) && touch $@
 
 # (The tool check runs only when flex or bison is actually needed: a build
 # directory carried to a machine without them stays usable.)
-$(B)/lexer.c $(B)/lexer.h: generator/lexer.l | $(B)/.dir
+$(B)/front/lexer.c $(B)/front/lexer.h: generator/front/lexer.l | $(B)/.dir
 	@$(MAKE) -s check-tools
-	$(FLEX) --header-file=$(B)/lexer.h -o $(B)/lexer.c $<
+	$(FLEX) --header-file=$(B)/front/lexer.h -o $(B)/front/lexer.c $<
 
-$(B)/parser.c $(B)/parser.h: generator/parser.y | $(B)/.dir
+$(B)/front/parser.c $(B)/front/parser.h: generator/front/parser.y | $(B)/.dir
 	@$(MAKE) -s check-tools
-	$(BISON) -Wall -Werror -d -o $(B)/parser.c $<
+	$(BISON) -Wall -Werror -d -o $(B)/front/parser.c $<
 
 # Templates and runtime are embedded into the translator as C strings.
 $(B)/embed: tools/embed.c | $(B)/.dir
 	$(CC) $(CFLAGS) $(WARN) -o $@ $<
-$(B)/embedded.c: $(B)/embed $(EMBED_INPUTS)
+$(B)/emit/embedded.c: $(B)/embed $(EMBED_INPUTS)
 	$(B)/embed $(EMBED_INPUTS) > $@.tmp && mv $@.tmp $@
 
-GEN_INC := -Igenerator -I$(B)
-$(B)/%.o: generator/%.c $(B)/parser.h $(B)/lexer.h | $(B)/.dir
+# Includes name the stage: #include "front/ast.h" (the scanner and the parser
+# find each other's generated header beside themselves, in build/front/).
+GEN_INC := -Igenerator
+GEN_HEADERS := $(B)/front/parser.h $(B)/front/lexer.h
+$(B)/%.o: generator/%.c $(GEN_HEADERS) | $(B)/.dir
 	$(CC) $(CFLAGS) $(WARN) $(GEN_INC) -c -o $@ $<
-$(B)/lexer.o: $(B)/lexer.c $(B)/parser.h
+$(B)/front/lexer.o: $(B)/front/lexer.c $(B)/front/parser.h
 	$(CC) $(CFLAGS) $(GEN_INC) -c -o $@ $<
-$(B)/parser.o: $(B)/parser.c $(B)/lexer.h
+$(B)/front/parser.o: $(B)/front/parser.c $(B)/front/lexer.h
 	$(CC) $(CFLAGS) $(GEN_INC) -c -o $@ $<
-$(B)/embedded.o: $(B)/embedded.c
-	$(CC) $(CFLAGS) -Igenerator -c -o $@ $<
+$(B)/emit/embedded.o: $(B)/emit/embedded.c
+	$(CC) $(CFLAGS) $(GEN_INC) -c -o $@ $<
 
-GEN_OBJS := $(patsubst generator/%.c,$(B)/%.o,$(GEN_SRCS)) $(B)/lexer.o $(B)/parser.o $(B)/embedded.o
+GEN_OBJS := $(patsubst generator/%.c,$(B)/%.o,$(GEN_SRCS)) $(GEN_GENERATED:.c=.o)
 $(B)/odegen: $(GEN_OBJS)
 	$(CC) $(CFLAGS) -o $@ $^ -lm
 
 # The same translator with AddressSanitizer and UBSan, for the tests.
 ASAN_OBJS := $(patsubst $(B)/%.o,$(B)/asan/%.o,$(GEN_OBJS))
-$(B)/asan/%.o: generator/%.c $(B)/parser.h $(B)/lexer.h | $(B)/.dir
+$(B)/asan/%.o: generator/%.c $(GEN_HEADERS) | $(B)/.dir
 	$(CC) -O1 -g $(SANFLAGS) $(WARN) $(GEN_INC) -c -o $@ $<
-$(B)/asan/%.o: $(B)/%.c $(B)/parser.h $(B)/lexer.h | $(B)/.dir
+$(B)/asan/%.o: $(B)/%.c $(GEN_HEADERS) | $(B)/.dir
 	$(CC) -O1 -g $(SANFLAGS) $(GEN_INC) -c -o $@ $<
 $(B)/asan/odegen: $(ASAN_OBJS)
 	$(CC) $(SANFLAGS) -o $@ $^ -lm
+# The translator without main.c, for the tests that call its passes (tests/deriv).
+$(B)/asan/translator.a: $(filter-out $(B)/asan/main.o,$(ASAN_OBJS))
+	rm -f $@ && ar rcs $@ $^
 
 # Fuzzing (tests/fuzz/README.md): the translator without main.c, under
 # libFuzzer with ASan and UBSan; `make fuzz` runs it for FUZZ_SECONDS.  The
@@ -87,10 +96,10 @@ FUZZ_SECONDS ?= 300
 FUZZ_SAN     := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 FUZZ_OBJS    := $(patsubst $(B)/%.o,$(B)/fuzz/%.o,$(filter-out $(B)/main.o,$(GEN_OBJS)))
 $(B)/fuzz/.dir:
-	@mkdir -p $(B)/fuzz && touch $@
-$(B)/fuzz/%.o: generator/%.c $(B)/parser.h $(B)/lexer.h | $(B)/fuzz/.dir
+	@mkdir -p $(addprefix $(B)/fuzz/,$(GEN_STAGES)) && touch $@
+$(B)/fuzz/%.o: generator/%.c $(GEN_HEADERS) | $(B)/fuzz/.dir
 	$(FUZZ_CC) -O1 -g -fsanitize=fuzzer-no-link $(FUZZ_SAN) $(GEN_INC) -c -o $@ $<
-$(B)/fuzz/%.o: $(B)/%.c $(B)/parser.h $(B)/lexer.h | $(B)/fuzz/.dir
+$(B)/fuzz/%.o: $(B)/%.c $(GEN_HEADERS) | $(B)/fuzz/.dir
 	$(FUZZ_CC) -O1 -g -fsanitize=fuzzer-no-link $(FUZZ_SAN) $(GEN_INC) -c -o $@ $<
 $(B)/fuzz/fuzz_translator: tests/fuzz/fuzz_translator.c $(FUZZ_OBJS)
 	$(FUZZ_CC) -O1 -g -fsanitize=fuzzer $(FUZZ_SAN) $(GEN_INC) -o $@ $^ -lm
@@ -104,7 +113,7 @@ fuzz: $(B)/fuzz/fuzz_translator
 # compatibility, a short fuzzing run.  Sanitizers on all host code.
 test:
 	@bash tools/deps.sh test
-	@$(MAKE) --no-print-directory $(B)/odegen $(B)/asan/odegen
+	@$(MAKE) --no-print-directory $(B)/odegen $(B)/asan/odegen $(B)/asan/translator.a
 	bash tests/run_all.sh
 
 # The Duffing bifurcation diagram, end to end (examples/demo.sh): on a GPU the

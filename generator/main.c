@@ -16,15 +16,15 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "arena.h"
-#include "ast.h"
-#include "diag.h"
-#include "emit.h"
-#include "method.h"
-#include "model.h"
-#include "parse.h"
-#include "print_jacobian.h"
-#include "util.h"
+#include "base/arena.h"
+#include "front/ast.h"
+#include "front/diag.h"
+#include "emit/emit.h"
+#include "check/method.h"
+#include "check/model.h"
+#include "front/parse.h"
+#include "emit/print_jacobian.h"
+#include "base/util.h"
 
 static const char usage_text[] =
     "usage: odegen FILE.ode [-o DIR] [--precision double|float] [--option NAME=VALUE]... [--check] [-q]\n"

@@ -5,18 +5,18 @@
  * the checked model is altered the way a new front-end feature would alter it
  * (a table lookup: a call whose symbol is no function; a syntax-tree kind the
  * differentiator has never seen; a built-in it has no rule for).  Linked with
- * the generator's objects (build/asan/*.o) by tests/deriv/test_deriv.py.
+ * the translator's objects (build/asan/translator.a) by tests/deriv/test_deriv.py.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "arena.h"
-#include "diag.h"
-#include "emit.h"
-#include "jacobian.h"
-#include "model.h"
-#include "parse.h"
+#include "base/arena.h"
+#include "front/diag.h"
+#include "emit/emit.h"
+#include "deriv/jacobian.h"
+#include "check/model.h"
+#include "front/parse.h"
 
 static int failures;
 

@@ -17,11 +17,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "arena.h"
-#include "diag.h"
-#include "emit.h"
-#include "model.h"
-#include "parse.h"
+#include "base/arena.h"
+#include "front/diag.h"
+#include "emit/emit.h"
+#include "check/model.h"
+#include "front/parse.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -46,7 +46,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 }
 
 #ifdef FUZZ_REPLAY_MAIN
-#include "util.h"
+#include "base/util.h"
 
 int main(int argc, char **argv)
 {

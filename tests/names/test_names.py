@@ -71,7 +71,7 @@ ROLES = ["state", "param", "aux", "temp", "derived", "acc", "event", "arg"]
 
 
 def builtin_names():
-    src = open(os.path.join(ROOT, "generator", "builtins.c")).read()
+    src = open(os.path.join(ROOT, "generator", "base", "builtins.c")).read()
     return {m.lower() for m in re.findall(r'\{"(\w+)", \d', src)}
 
 

@@ -338,7 +338,7 @@ KNOWN_DIFFERENCES = {
 }
 # Where XPPAUT's precedence groups an expression differently from the
 # conventional reading, odegen refuses it in an XPPAUT statement and asks for
-# parentheses (generator/precedence.c): never a silently different value.
+# parentheses (generator/front/precedence.c): never a silently different value.
 REFUSED = {e for e, v in KNOWN_DIFFERENCES.items() if e != "1/0"}
 
 

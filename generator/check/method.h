@@ -1,0 +1,30 @@
+/* method.h — the `meth` option's values: odegen's method names and XPPAUT's,
+ * read as XPPAUT reads them. */
+#ifndef ODEGEN_METHOD_H
+#define ODEGEN_METHOD_H
+
+#include "check/model.h"
+
+/* Sets m->method from the value of a `meth` (or `method`) option item, or
+ * reports an error (or a note) at the value. */
+void check_method_option(Model *m, const Node *item);
+
+/* odegen's own name of a method ("rk4", "dopri5", …). */
+const char *method_name(Method method);
+
+/* Whether the method controls its step size (toler, atoler, dtmin, dtmax, …
+ * apply). */
+bool method_is_adaptive(Method method);
+
+/* Whether the method is linearly implicit (rodas5p, ros3p: it needs the
+ * exact Jacobian and the generated LU, emit_lu.c). */
+bool method_is_rosenbrock(Method method);
+
+/* For a stiff method, whether odegen can differentiate the right-hand side;
+ * if not, reports the construct that cannot be at its line and returns false. */
+bool method_check_derivatives(const Model *m);
+
+/* A sentence describing a method, for comments in the generated code. */
+const char *method_description(Method method);
+
+#endif

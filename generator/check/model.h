@@ -1,0 +1,194 @@
+/* model.h — the checked model: what the emitter needs, every name resolved.
+ *
+ * check.c builds it from the syntax tree and reports every problem it finds;
+ * emit.c only reads it.  Expressions stay syntax-tree nodes; every N_NAME in
+ * them has been resolved (Node.name → Symbol through model_lookup) and every
+ * N_CALL checked for arity.
+ */
+#ifndef ODEGEN_MODEL_H
+#define ODEGEN_MODEL_H
+
+#include <stdbool.h>
+
+#include "front/ast.h"
+
+typedef enum SymKind {
+    SYM_NUMBER,     /* `number g=9.81`: a compile-time constant (value) */
+    SYM_PARAM,      /* `par`: per-system runtime value (value = default) */
+    SYM_DERIVED,    /* `!w2=…`: computed once per system from parameters */
+    SYM_STATE,      /* `x'=…`: value = default initial value */
+    SYM_TEMP,       /* `name=…`: evaluated at every right-hand-side evaluation */
+    SYM_AUX,        /* `aux name=…`: for hooks and output */
+    SYM_ACC,        /* `acc name[=…]`: a per-system variable kept across integrations */
+    SYM_FUNC,       /* `f(u,v)=…`: inlined user function */
+    SYM_EVENT,      /* `event name:` or a `global` */
+    SYM_ARG,        /* a user function's argument (inside its body only) */
+    SYM_TIME,       /* t */
+    SYM_WINDOW,     /* t0 or t1 (index 0 or 1), unless the user declared such a name */
+    SYM_COUNT,      /* `count` in an event block, unless declared */
+    SYM_TABLE,      /* `table f …`: a function of one argument, interpolated (Table) */
+    SYM_LYAP,       /* lyap1 … lyapN of `lyapunov N` (index K-1): recordable only */
+    SYM_PERIOD,     /* `period`'s result: recordable only */
+} SymKind;
+
+typedef struct Symbol Symbol;
+struct Symbol {
+    SymKind kind;
+    const char *name;   /* as declared */
+    const char *cname;  /* its C identifier in the generated code */
+    Loc loc;            /* the declaration's name */
+    int line;           /* the declaring line (for comments) */
+    int index;          /* position among the symbols of its kind */
+    Node *expr;         /* the defining expression (RHS, temp, aux, derived, acc
+                           initial value, function body); NULL if none */
+    Loc expr_line;      /* span of the whole defining statement */
+    double value;       /* number value, parameter default, initial value */
+    /* SYM_FUNC */
+    int nargs;
+    Symbol **args;
+    /* SYM_STATE */
+    double rtol, atol;  /* per-state tolerances */
+    Node *init_expr;    /* an initial value that is an expression of parameters
+                           (`init y=a0`): computed per system when it is loaded;
+                           value holds it at the default parameters */
+    bool value_known;   /* SYM_DERIVED: value holds it at the default parameters */
+    /* SYM_AUX: the name is also a temporary's (`aux x=x`); the aux is not in
+       the symbol table, lookups of the name find the temporary */
+    bool shadowed;
+    /* SYM_TABLE */
+    int table;          /* index into Model.tables */
+    const char *api;    /* its name in the C API (enum names), set by assign_cnames */
+    /* topological order among temporaries / derived parameters */
+    int order;
+    int visiting;       /* cycle detection */
+};
+
+typedef struct Event {
+    Symbol *sym;
+    Node *expr;         /* g(t, y): the event fires where it crosses zero */
+    int dir;            /* -1, 0, +1 */
+    double tol;
+    int stop;           /* stop at this detection count (0: never) */
+    Node *body;         /* statements of the event itself */
+    Node *on_body;      /* statements of `on NAME` blocks, in file order */
+    bool is_global;     /* written as an XPPAUT `global` */
+    int line;
+} Event;
+
+/* XPPAUT's tables (tables.c): n values y[i] at x = xlo + i dx, dx = (xhi - xlo) / (n - 1). */
+typedef enum TableInterp { TABLE_LINEAR, TABLE_STEP, TABLE_CUBIC } TableInterp;
+
+typedef struct Table {
+    Symbol *sym;
+    int n;
+    double xlo, xhi, dx;
+    TableInterp interp;     /* linear; `i` file tables: the value at the step's start; `s`: cubic */
+    double *y;
+    const char *file;       /* the file it was read from, or NULL (a function table) */
+    int line;
+} Table;
+
+/* `set NAME {a=1, x=0.5}`: parameters and initial values chosen together. */
+typedef struct ParamSet {
+    const char *name;
+    int line;
+    Symbol **targets;       /* parameters or states */
+    double *values;
+    int n;
+} ParamSet;
+
+typedef enum ScanKind { SCAN_LIN, SCAN_LOG, SCAN_LIST } ScanKind;
+
+typedef struct Scan {
+    Symbol *target;     /* a parameter or a state (its initial value) */
+    ScanKind kind;
+    double a, b;        /* lin, log */
+    long n;
+    double *values;     /* list */
+    int line;
+} Scan;
+
+/* Hook blocks, in file order (several `on start` blocks run one after another). */
+typedef struct Hook {
+    Node *body;         /* statement list, or NULL */
+    int line;           /* first block's line */
+} Hook;
+
+/* Integration methods (`@ meth`): the same numbers as ODE_METH_* in
+ * templates/tableaux.h.  method.c reads their names. */
+typedef enum Method {
+    METH_EULER = 1,      /* forward Euler, fixed step (XPPAUT euler) */
+    METH_MODEULER = 2,   /* Heun, fixed step (XPPAUT modeuler) */
+    METH_RK4 = 3,        /* classical Runge–Kutta, fixed step (XPPAUT rungekutta) */
+    METH_RKCK45 = 4,     /* Cash–Karp 5(4), adaptive (XPPAUT qualrk) */
+    METH_DOPRI5 = 5,     /* Dormand–Prince 5(4), adaptive (XPPAUT 5dp) */
+    METH_TSIT5 = 6,      /* Tsitouras 5(4), adaptive */
+    METH_DOP853 = 7,     /* Dormand–Prince 8(5,3), adaptive (XPPAUT 83dp) */
+    METH_VERN7 = 8,      /* Verner 7(6), adaptive */
+    METH_RODAS5P = 9,    /* Rodas5P, Rosenbrock 5(4), stiff (XPPAUT stiff, gear, cvode, 2rb, backeul run as it) */
+    METH_ROS3P = 10      /* ROS3P, Rosenbrock 3(2), stiff */
+} Method;
+
+typedef struct Model {
+    const char *path;        /* the .ode file as given */
+    const char *name;        /* C identifier made from the file's base name */
+
+    Symbol **syms;           /* every declared symbol, for lookup */
+    int nsyms, capsyms;
+
+    Symbol **states;   int nstate;
+    Symbol **params;   int nparam;
+    Symbol **numbers;  int nnumber;
+    Symbol **derived;  int nderived;   /* in declaration order (= their index) */
+    Symbol **derived_order;            /* the same, in evaluation order */
+    Symbol **temps;    int ntemp;      /* in evaluation order */
+    Symbol **aux;      int naux;
+    Symbol **accs;     int nacc;
+    Symbol **funcs;    int nfunc;
+    Event *events;     int nevent;
+    Table *tables;     int ntable;
+    ParamSet *sets;    int nset;
+    int ninit_expr;                    /* states whose initial value is an expression */
+
+    Hook on_start, on_step, on_end;
+
+    /* options (@) */
+    Method method;
+    int evpoints;            /* interior points per step where events are checked */
+    double dt, t0, total, toler, atoler, dtmin, dtmax, hgrow, hshrink, bound;
+    double evtol;            /* tol of `global`s and of events without tol= */
+    long evsteps;
+    long long maxsteps;
+    bool single;             /* float precision */
+    bool plain_trig;         /* --no-time-trig: RK4 evaluates sin/cos of time at each stage time, no angle addition */
+
+    Scan *scans;       int nscan;
+    long transient, record;
+    Symbol **fields;   int nfield;        /* `record` line; none → all states */
+
+    /* `save every=DT [, systems=list(…)]` (save_every 0: no save line) */
+    double save_every;
+    long *save_systems;      /* scan indices, ascending, no repeats; NULL: every system */
+    long save_max;           /* samples kept per integration (0: from the window) */
+    int nsave_systems;
+    Loc save_loc;            /* the save statement */
+
+    /* `lyapunov N [, every=T]` (nlyap 0: none) */
+    int nlyap;
+    double lyap_every;       /* re-orthonormalise every T as well (0: at the ends of integrations only) */
+    Symbol **lyap_fields;    /* lyap1 … lyapN (SYM_LYAP, not in the symbol table) */
+    Loc lyap_loc;
+    /* `period [of=…] [, tol=…] [, max=…]` (period_field NULL: none) */
+    Symbol *period_field;    /* SYM_PERIOD, not in the symbol table */
+    Symbol **period_of;      /* the quantities compared (default: every state) */
+    int nperiod_of;
+    double period_tol;
+    int period_max;
+    Loc period_loc;
+} Model;
+
+/* Checks the program; returns NULL after reporting errors (diag.h).
+ * `force_single`: --precision float (1), double (0), or from the file (-1). */
+Model *check_program(const Program *prog, int precision);
+
+#endif

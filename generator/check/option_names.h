@@ -1,0 +1,24 @@
+/* option_names.h — the names of `@` options, matched as XPPAUT matches them. */
+#ifndef ODEGEN_OPTION_NAMES_H
+#define ODEGEN_OPTION_NAMES_H
+
+#include <stdbool.h>
+
+typedef struct OptionName {
+    const char *name;     /* odegen's option ("dt", "toler", …), or NULL */
+    const char *xppaut;   /* XPPAUT's key that matched, lower case ("tol"), or NULL */
+    bool ignored;         /* an XPPAUT option for its display or tools */
+} OptionName;
+
+/* What an `@` option's name means.  odegen's own options (hgrow, hshrink,
+ * evsteps, evtol, maxsteps, prec) are whole words; the others are XPPAUT's:
+ * the first of XPPAUT's keys that the name starts with, in XPPAUT's order
+ * (load_eqn.c, set_option), so `tol` and `toler` are toler, `xplot` is xp,
+ * `bounds` is bound, `dtm` is dt.  Both fields NULL: no option XPPAUT or
+ * odegen knows. */
+OptionName option_name(const char *name);
+
+/* The names to suggest for a misspelt option, NULL-terminated. */
+extern const char *const option_suggestions[];
+
+#endif

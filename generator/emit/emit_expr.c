@@ -1,0 +1,290 @@
+/* emit_expr.c — expressions, literals and C names of the generated code. */
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "base/arena.h"
+#include "base/builtins.h"
+#include "emit/emit.h"
+#include "base/util.h"
+
+/* ------------------------------------------------------------------ literals */
+
+const char *c_literal(double v, bool single)
+{
+    char buf[64];
+    if (isnan(v)) return single ? "NAN" : "NAN";
+    /* Beyond the precision's range (1e300 in float): ±infinity, which is
+     * what such a literal means there (single.c notes it at its line). */
+    if (isinf(v) || (single && fabs(v) >= 0x1.ffffffp+127)) return v > 0 ? "INFINITY" : "(-INFINITY)";
+    int p;
+    if (single) {
+        float f = (float)v;
+        for (p = 1; p <= 9; p++) {
+            snprintf(buf, sizeof buf, "%.*g", p, (double)f);
+            if (strtof(buf, NULL) == f) break;
+        }
+    } else {
+        for (p = 1; p <= 17; p++) {
+            snprintf(buf, sizeof buf, "%.*g", p, v);
+            if (strtod(buf, NULL) == v) break;
+        }
+    }
+    /* 1e+06 reads better as 1e6. */
+    char *e = strpbrk(buf, "eE");
+    if (e) {
+        char *d = e + 1, *src = e + 1;
+        if (*src == '+') src++;
+        if (*src == '-') *d++ = *src++;
+        while (*src == '0' && src[1]) src++;
+        memmove(d, src, strlen(src) + 1);
+    }
+    /* Always a floating literal: 1/2 must not become integer division. */
+    if (!strpbrk(buf, ".eEn")) strcat(buf, ".0");
+    if (single) strcat(buf, "f");
+    return arena_strdup(buf);
+}
+
+/* ------------------------------------------------------------------ expressions */
+
+/* C precedence levels, loosest first. */
+enum { P_TERNARY = 1, P_OR, P_AND, P_EQ, P_REL, P_ADD, P_MUL, P_UNARY, P_PRIMARY };
+
+static void open_paren(Emitter *E, int mine, int ctx)
+{
+    if (mine < ctx) buf_puts(E->out, "(");
+}
+
+static void close_paren(Emitter *E, int mine, int ctx)
+{
+    if (mine < ctx) buf_puts(E->out, ")");
+}
+
+int integer_power(const Node *n)
+{
+    const Node *e = n->rhs;
+    int sign = 1;
+    if (e->kind == N_NEG) {
+        sign = -1;
+        e = e->lhs;
+    }
+    if (e->kind != N_NUM || e->num != floor(e->num) || e->num > 63) return 0;
+    return sign * (int)e->num;
+}
+
+static bool is_simple(const Node *n)
+{
+    return n->kind == N_NUM ||
+           (n->kind == N_NAME && !(n->sym && (n->sym->kind == SYM_TEMP || n->sym->kind == SYM_AUX)));
+}
+
+static void emit_name(Emitter *E, const Node *n)
+{
+    const Symbol *s = n->sym;
+    if (E->expand_values && (s->kind == SYM_TEMP || s->kind == SYM_AUX)) {
+        /* Blocks see temporaries and aux at the current state: written out. */
+        buf_puts(E->out, "(");
+        emit_value(E, s->expr, 0);
+        buf_puts(E->out, ")");
+        return;
+    }
+    if (s->kind == SYM_COUNT) {
+        buf_puts(E->out, "count");
+        return;
+    }
+    buf_puts(E->out, s->cname ? s->cname : s->name);
+}
+
+static const char *binary_op(NodeKind k)
+{
+    switch (k) {
+    case N_ADD: return " + ";
+    case N_SUB: return " - ";
+    case N_MUL: return " * ";
+    case N_DIV: return " / ";
+    case N_LT: return " < ";
+    case N_GT: return " > ";
+    case N_LE: return " <= ";
+    case N_GE: return " >= ";
+    case N_EQ: return " == ";
+    case N_NE: return " != ";
+    case N_AND: return " && ";
+    case N_OR: return " || ";
+    default: return " ? ";
+    }
+}
+
+static bool is_condition(NodeKind k)
+{
+    return k == N_LT || k == N_GT || k == N_LE || k == N_GE || k == N_EQ || k == N_NE || k == N_AND ||
+           k == N_OR || k == N_NOT;
+}
+
+static void emit_power(Emitter *E, const Node *n, int prec)
+{
+    int k = integer_power(n);
+    if (k == 0 && !(n->rhs->kind == N_NUM && n->rhs->num == 0)) {
+        buf_puts(E->out, E->single ? "powf(" : "pow(");
+        emit_value(E, n->lhs, 0);
+        buf_puts(E->out, ", ");
+        emit_value(E, n->rhs, 0);
+        buf_puts(E->out, ")");
+        return;
+    }
+    int a = k < 0 ? -k : k;
+    if (a == 0) {
+        buf_puts(E->out, c_literal(1.0, E->single));
+        return;
+    }
+    if (k < 0) {
+        open_paren(E, P_MUL, prec);
+        buf_printf(E->out, "%s / ", c_literal(1.0, E->single));
+    }
+    if (a == 1) {
+        emit_value(E, n->lhs, k < 0 ? P_UNARY : prec);
+    } else if (a <= 3 && is_simple(n->lhs)) {
+        /* x^2, x^3 of a plain name: written as products. */
+        open_paren(E, P_MUL, k < 0 ? P_UNARY : prec);
+        for (int i = 0; i < a; i++) {
+            if (i) buf_puts(E->out, " * ");
+            emit_value(E, n->lhs, P_UNARY);
+        }
+        close_paren(E, P_MUL, k < 0 ? P_UNARY : prec);
+    } else {
+        buf_printf(E->out, "ode_pow%d(", a);
+        emit_value(E, n->lhs, 0);
+        buf_puts(E->out, ")");
+    }
+    if (k < 0) close_paren(E, P_MUL, prec);
+}
+
+static void emit_call(Emitter *E, const Node *n)
+{
+    if (n->sym && n->sym->kind == SYM_TABLE) {   /* a table: its lookup (tables.c) */
+        buf_printf(E->out, "ode_table%d(", n->sym->table);
+        emit_value(E, n->args, 0);
+        buf_puts(E->out, ")");
+        return;
+    }
+    if (n->sym) {   /* a user function: inlined C function taking the system */
+        buf_printf(E->out, "%s(ode_s", n->sym->cname);
+        for (const Node *a = n->args; a; a = a->next) {
+            buf_puts(E->out, ", ");
+            emit_value(E, a, 0);
+        }
+        buf_puts(E->out, ")");
+        return;
+    }
+    if (E->use_trig && n->args && (name_eq(n->name, "sin") || name_eq(n->name, "cos"))) {
+        int k = trig_index(E, n->args);
+        if (k >= 0) {   /* sin/cos of time: computed once per step by the solver */
+            buf_printf(E->out, "ode_tr->%c[%d]", tolower((unsigned char)n->name[0]) == 's' ? 's' : 'c', k);
+            return;
+        }
+    }
+    const Builtin *b = builtin_find(n->name);
+    buf_printf(E->out, "%s(", E->single ? b->c_float : b->c_double);
+    for (const Node *a = n->args; a; a = a->next) {
+        emit_value(E, a, 0);
+        if (a->next) buf_puts(E->out, ", ");
+    }
+    buf_puts(E->out, ")");
+}
+
+void emit_value(Emitter *E, const Node *n, int prec)
+{
+    switch (n->kind) {
+    case N_NUM:
+        buf_puts(E->out, c_literal(n->num, E->single));
+        return;
+    case N_NAME:
+        emit_name(E, n);
+        return;
+    case N_CALL:
+        emit_call(E, n);
+        return;
+    case N_NEG:
+        open_paren(E, P_UNARY, prec);
+        buf_puts(E->out, "-");
+        emit_value(E, n->lhs, P_UNARY + 1);   /* -(-x), never --x */
+        close_paren(E, P_UNARY, prec);
+        return;
+    case N_POW:
+        emit_power(E, n, prec);
+        return;
+    case N_IF:
+        buf_puts(E->out, "(");
+        emit_cond(E, n->cond, P_TERNARY + 1);
+        buf_puts(E->out, " ? ");
+        emit_value(E, n->lhs, P_TERNARY + 1);
+        buf_puts(E->out, " : ");
+        emit_value(E, n->rhs, P_TERNARY);
+        buf_puts(E->out, ")");
+        return;
+    case N_ADD:
+    case N_SUB:
+        open_paren(E, P_ADD, prec);
+        emit_value(E, n->lhs, P_ADD);
+        buf_puts(E->out, binary_op(n->kind));
+        emit_value(E, n->rhs, P_ADD + 1);
+        close_paren(E, P_ADD, prec);
+        return;
+    case N_MUL:
+    case N_DIV:
+        open_paren(E, P_MUL, prec);
+        emit_value(E, n->lhs, P_MUL);
+        buf_puts(E->out, binary_op(n->kind));
+        emit_value(E, n->rhs, P_MUL + 1);
+        close_paren(E, P_MUL, prec);
+        return;
+    default:
+        if (is_condition(n->kind)) {   /* truth as a number: 1 or 0 */
+            buf_puts(E->out, "ODE_BOOL(");
+            emit_cond(E, n, 0);
+            buf_puts(E->out, ")");
+            return;
+        }
+        buf_puts(E->out, "0");
+        return;
+    }
+}
+
+void emit_cond(Emitter *E, const Node *n, int prec)
+{
+    int mine;
+    switch (n->kind) {
+    case N_LT: case N_GT: case N_LE: case N_GE: mine = P_REL; break;
+    case N_EQ: case N_NE: mine = P_EQ; break;
+    case N_AND: mine = P_AND; break;
+    case N_OR: mine = P_OR; break;
+    case N_NOT:
+        open_paren(E, P_UNARY, prec);
+        buf_puts(E->out, "!");
+        emit_cond(E, n->lhs, P_UNARY);
+        close_paren(E, P_UNARY, prec);
+        return;
+    default:
+        open_paren(E, P_EQ, prec);
+        emit_value(E, n, P_EQ + 1);
+        buf_printf(E->out, " != %s", c_literal(0.0, E->single));
+        close_paren(E, P_EQ, prec);
+        return;
+    }
+    open_paren(E, mine, prec);
+    if (mine == P_AND || mine == P_OR) {
+        /* && inside || in parentheses all the same: the output stays clean
+         * under -Wall (-Wparentheses) */
+        bool is_or = mine == P_OR;
+        emit_cond(E, n->lhs, is_or && n->lhs->kind == N_AND ? P_AND + 1 : mine);
+        buf_puts(E->out, binary_op(n->kind));
+        emit_cond(E, n->rhs, is_or && n->rhs->kind == N_AND ? P_AND + 1 : mine + 1);
+    } else {
+        emit_value(E, n->lhs, mine);
+        buf_puts(E->out, binary_op(n->kind));
+        emit_value(E, n->rhs, mine + 1);
+    }
+    close_paren(E, mine, prec);
+}

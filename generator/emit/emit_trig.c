@@ -1,0 +1,143 @@
+/* emit_trig.c — sin and cos of time in the right-hand side.
+ *
+ * An argument affine in t with per-system coefficients (cos(t),
+ * sin(2*pi*f*t + phi)) advances by a fixed angle a*h per step, so RK4 needs
+ * its sin and cos only once per step: the stages follow by angle addition
+ * (solver.h).  This file finds those arguments and their rates a = d/dt.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/arena.h"
+#include "base/builtins.h"
+#include "emit/emit.h"
+#include "base/util.h"
+
+enum { NOT_AFFINE = -1, CONSTANT = 0, AFFINE = 1 };
+
+/* CONSTANT: fixed for a system during an integration (numbers, parameters,
+ * derived parameters); AFFINE: a t + b; NOT_AFFINE otherwise. */
+static int affinity(const Node *n)
+{
+    int a, b;
+    switch (n->kind) {
+    case N_NUM: return CONSTANT;
+    case N_NAME:
+        if (!n->sym) return NOT_AFFINE;
+        if (n->sym->kind == SYM_TIME) return AFFINE;
+        return n->sym->kind == SYM_NUMBER || n->sym->kind == SYM_PARAM || n->sym->kind == SYM_DERIVED
+                   ? CONSTANT : NOT_AFFINE;
+    case N_NEG: return affinity(n->lhs);
+    case N_ADD:
+    case N_SUB:
+        a = affinity(n->lhs), b = affinity(n->rhs);
+        return a == NOT_AFFINE || b == NOT_AFFINE ? NOT_AFFINE : (a > b ? a : b);
+    case N_MUL:
+        a = affinity(n->lhs), b = affinity(n->rhs);
+        if (a == NOT_AFFINE || b == NOT_AFFINE || (a == AFFINE && b == AFFINE)) return NOT_AFFINE;
+        return a > b ? a : b;
+    case N_DIV:
+        a = affinity(n->lhs), b = affinity(n->rhs);
+        return b != CONSTANT ? NOT_AFFINE : a;
+    default:
+        /* calls, powers, conditions: constant when all their parts are */
+        if (n->lhs && affinity(n->lhs) != CONSTANT) return NOT_AFFINE;
+        if (n->rhs && affinity(n->rhs) != CONSTANT) return NOT_AFFINE;
+        if (n->cond && affinity(n->cond) != CONSTANT) return NOT_AFFINE;
+        for (const Node *x = n->args; x; x = x->next)
+            if (affinity(x) != CONSTANT) return NOT_AFFINE;
+        return CONSTANT;
+    }
+}
+
+static Node *binary(NodeKind k, Node *a, Node *b) { return ast_binary(k, a->loc, a, b); }
+
+Node *time_rate(const Node *n)
+{
+    if (affinity(n) == CONSTANT) return NULL;
+    Node *l, *r;
+    switch (n->kind) {
+    case N_NAME: return ast_num(n->loc, "1");   /* t */
+    case N_NEG:
+        l = time_rate(n->lhs);
+        return l ? ast_unary(N_NEG, n->loc, l) : NULL;
+    case N_ADD:
+    case N_SUB:
+        l = time_rate(n->lhs), r = time_rate(n->rhs);
+        if (!r) return l;
+        if (!l) return n->kind == N_ADD ? r : ast_unary(N_NEG, n->loc, r);
+        return binary(n->kind, l, r);
+    case N_MUL:   /* c * u: c * u' (and u' = 1 leaves c) */
+        if (affinity(n->lhs) == CONSTANT) {
+            r = time_rate(n->rhs);
+            return r->kind == N_NUM && r->num == 1 ? n->lhs : binary(N_MUL, n->lhs, r);
+        }
+        l = time_rate(n->lhs);
+        return l->kind == N_NUM && l->num == 1 ? n->rhs : binary(N_MUL, l, n->rhs);
+    case N_DIV: return binary(N_DIV, time_rate(n->lhs), n->rhs);
+    default: return NULL;
+    }
+}
+
+static bool same_expr(const Node *a, const Node *b)
+{
+    if (!a || !b) return a == b;
+    if (a->kind != b->kind) return false;
+    switch (a->kind) {
+    case N_NUM: return a->num == b->num;
+    case N_NAME: return a->sym == b->sym;
+    case N_CALL:
+        if (!name_eq(a->name, b->name) || a->sym != b->sym) return false;
+        for (a = a->args, b = b->args; a && b; a = a->next, b = b->next)
+            if (!same_expr(a, b)) return false;
+        return !a && !b;
+    default:
+        return same_expr(a->lhs, b->lhs) && same_expr(a->rhs, b->rhs) && same_expr(a->cond, b->cond);
+    }
+}
+
+int trig_index(const Emitter *E, const Node *arg)
+{
+    for (int i = 0; i < E->ntrig; i++)
+        if (same_expr(E->trig[i].arg, arg)) return i;
+    return -1;
+}
+
+static void visit(Emitter *E, const Node *n, const Symbol **seen, int *nseen)
+{
+    if (!n) return;
+    if (n->kind == N_CALL && !n->sym && n->args && !n->args->next &&
+        (name_eq(n->name, "sin") || name_eq(n->name, "cos")) && affinity(n->args) == AFFINE) {
+        int k = trig_index(E, n->args);
+        if (k < 0) {
+            if ((E->ntrig & (E->ntrig - 1)) == 0) {
+                TrigArg *grown = arena_alloc(sizeof *grown * (size_t)(E->ntrig ? 2 * E->ntrig : 4));
+                if (E->ntrig) memcpy(grown, E->trig, sizeof *grown * (size_t)E->ntrig);
+                E->trig = grown;
+            }
+            k = E->ntrig++;
+            E->trig[k].arg = n->args;
+            E->trig[k].need_sin = E->trig[k].need_cos = false;
+        }
+        if (name_eq(n->name, "sin")) E->trig[k].need_sin = true;
+        else E->trig[k].need_cos = true;
+    }
+    if (n->kind == N_NAME && n->sym && n->sym->kind == SYM_TEMP) {
+        for (int i = 0; i < *nseen; i++)
+            if (seen[i] == n->sym) return;
+        seen[(*nseen)++] = n->sym;
+        visit(E, n->sym->expr, seen, nseen);
+    }
+    visit(E, n->lhs, seen, nseen);
+    visit(E, n->rhs, seen, nseen);
+    visit(E, n->cond, seen, nseen);
+    for (const Node *a = n->args; a; a = a->next) visit(E, a, seen, nseen);
+}
+
+void find_time_trig(Emitter *E)
+{
+    const Model *m = E->m;
+    const Symbol **seen = arena_alloc(sizeof(Symbol *) * (size_t)(m->ntemp + 1));
+    int nseen = 0;
+    for (int i = 0; i < m->nstate; i++) visit(E, m->states[i]->expr, seen, &nseen);
+}

@@ -1,0 +1,47 @@
+/* expand.h — XPPAUT's arrays, expanded into scalar statements before the checks.
+ *
+ * XPPAUT expands arrays textually when it reads a file: a line that holds a
+ * range [first..last] is repeated for j = first … last, with [j], [j+1],
+ * [j-1], [j*2] replaced by numbers (x[j] becomes x3); the lines between
+ * `%[first..last]` and `%` are repeated the same way, all of them for one j,
+ * then all for the next.  A whole number in brackets is the number itself
+ * (x[3] is x3).  odegen does the same on the syntax tree: every copy keeps
+ * the source span of the line it came from, so that messages point at it.
+ */
+#ifndef ODEGEN_EXPAND_H
+#define ODEGEN_EXPAND_H
+
+#include <stddef.h>
+
+#include "front/ast.h"
+
+typedef enum IndexKind {
+    IX_RANGE,   /* [first..last]: this line is repeated; j where it stands */
+    IX_J,       /* [j], [j+N], [j-N], [j*N]: mul * j + add */
+    IX_CONST,   /* [N]: add */
+} IndexKind;
+
+typedef struct Index {
+    IndexKind kind;
+    long first, last;   /* IX_RANGE */
+    long mul, add;      /* IX_J, IX_CONST */
+} Index;
+
+/* Reads the text between '[' and ']' (len bytes); returns NULL, or what is
+ * wrong with it (a message for the user). */
+const char *index_parse(const char *text, size_t len, Index *ix);
+
+/* The program with its arrays expanded (a new list of declarations; the
+ * nodes without arrays are shared).  Errors are reported through diag.h. */
+Program *expand_arrays(const Program *prog);
+
+/* XPPAUT's sum(first,last)of(body), written out: body with i' = first, plus
+ * body with i' = first + 1, … (a new expression; 0 when last < first).  The
+ * terms are added left to right, as XPPAUT does; beyond 256 terms pairwise,
+ * so that no tree gets deep.  NULL when the file's sums together would
+ * write out more than a few million terms. */
+Node *sum_expand(const Node *sum, long first, long last);
+/* A sum inside the expression, or NULL. */
+const Node *sum_inside(const Node *n);
+
+#endif
