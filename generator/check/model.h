@@ -1,9 +1,10 @@
 /* model.h — the checked model: what the emitter needs, every name resolved.
  *
- * check.c builds it from the syntax tree and reports every problem it finds;
- * emit.c only reads it.  Expressions stay syntax-tree nodes; every N_NAME in
- * them has been resolved (Node.name → Symbol through model_lookup) and every
- * N_CALL checked for arity.
+ * check/ builds it from the syntax tree (check.c runs the passes) and reports
+ * every problem it finds; deriv/ and emit/ read it (emit/cnames.c adds the C
+ * names).  Expressions stay syntax-tree nodes; every N_NAME in them has been
+ * resolved (Node.name → Symbol through model_lookup) and every N_CALL checked
+ * for arity.
  */
 #ifndef ODEGEN_MODEL_H
 #define ODEGEN_MODEL_H

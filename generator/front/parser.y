@@ -619,7 +619,7 @@ static Node *mk_ignored(Loc loc, const char *name)
 }
 
 /* NAME=value of par, number, init and @ lines; `spaced` when blanks stand
- * around the '=' (XPPAUT 6.11 reads those differently: see check.c). */
+ * around the '=' (XPPAUT 6.11 reads those differently: see check/values.c). */
 static Node *mk_item(Loc loc, Loc name_loc, const char *name, Loc eq_loc, Loc value_loc, Node *value)
 {
     Node *n = ast_assign(loc, name_loc, name, value);

@@ -1,0 +1,157 @@
+/* checker.h — what the passes of check/ share, for the files of check/ only:
+ * the checker's state, the context a name is resolved in, and each pass's
+ * entry points.  check.c runs the passes in order (see its top comment);
+ * the public face of check/ is check_program in model.h. */
+#ifndef ODEGEN_CHECKER_H
+#define ODEGEN_CHECKER_H
+
+#include <math.h>
+#include <stdbool.h>
+#include <string.h>
+
+#include "base/arena.h"
+#include "base/util.h"
+#include "check/model.h"
+#include "check/symtab.h"
+#include "front/ast.h"
+
+#define BIT(k) (1u << (k))
+
+typedef struct Checker {
+    Model *m;
+    SymTab tab;
+    Symbol *sym_pi, *sym_t, *sym_t0, *sym_t1, *sym_count;
+    Loc last_loc;              /* end of the program, for messages about what is missing */
+    /* eval_const beyond numbers: parameters at their defaults, derived
+       parameters and user functions (eval_defaults), t (eval_t) */
+    bool eval_defaults, eval_t;
+    double t_value;
+    const double *frame;       /* the arguments of the user function being evaluated */
+    int calls;                 /* user functions being evaluated, nested */
+    const char *origin;        /* the array element being resolved ("x[j+1] with j = 3"), or NULL */
+    const char **refused;      /* names of refused statements (a map's x, wiener's w): not */
+    int nrefused;              /* reported again as unknown where they are used */
+} Checker;
+
+/* Where a name is being resolved: what may be read and assigned there. */
+typedef struct Ctx {
+    unsigned read;             /* BIT(SymKind) of readable kinds */
+    unsigned write;            /* BIT(SymKind) of assignable kinds (blocks) */
+    const char *where;         /* "a parameter's value", "'on step'" … */
+    const char *hint;          /* added to "cannot be used" messages */
+    const char *write_what;    /* "states and accessories" */
+    Symbol *func;              /* inside a function: its arguments are in scope */
+    Event *event;              /* inside an event's block: `count` is in scope */
+    const char *also;          /* one more name to suggest for a typo (`arret`) */
+} Ctx;
+
+/* What each place may read. */
+#define READ_CONST (BIT(SYM_NUMBER))
+#define READ_PARAMS (READ_CONST | BIT(SYM_PARAM) | BIT(SYM_DERIVED) | BIT(SYM_FUNC))
+#define READ_RHS (READ_PARAMS | BIT(SYM_STATE) | BIT(SYM_TEMP) | BIT(SYM_TIME) | BIT(SYM_WINDOW))
+#define READ_BLOCK (READ_RHS | BIT(SYM_AUX) | BIT(SYM_ACC))
+
+/* A growable array in the arena: appends item to arr[0..n). */
+#define PUSH(arr, n, item)                                                          \
+    do {                                                                            \
+        if (((n) & ((n) - 1)) == 0) {                                               \
+            void *grown_ = arena_alloc(sizeof(*(arr)) * (size_t)((n) ? 2 * (n) : 4)); \
+            if (n) memcpy(grown_, (arr), sizeof(*(arr)) * (size_t)(n));             \
+            (arr) = grown_;                                                         \
+        }                                                                           \
+        (arr)[(n)++] = (item);                                                      \
+    } while (0)
+
+/* `inf` as a number (XPPAUT reads it in parameter values, as C's atof does). */
+static inline bool is_inf_name(const char *name)
+{
+    return name_eq(name, "inf") || name_eq(name, "infinity");
+}
+
+static inline int list_length(const Node *n)
+{
+    int k = 0;
+    for (; n; n = n->next) k++;
+    return k;
+}
+
+static inline bool is_integer(double v) { return v == floor(v) && fabs(v) < 9.0e18; }
+
+/* ---- suggest.c: "did you mean" */
+
+/* The closest of the candidate names, if it is close enough to be a typo. */
+typedef struct Suggest {
+    const char *best;
+    int dist;
+    int line;           /* where the best one is declared (0: a keyword, a built-in) */
+    const char *word;
+} Suggest;
+
+void suggest_init(Suggest *s, const char *word);
+void suggest_add_at(Suggest *s, const char *cand, int line);
+void suggest_add(Suggest *s, const char *cand);
+const char *suggest_text(const Suggest *s);
+void suggest_symbols(Checker *c, Suggest *sg, unsigned kinds);
+void suggest_glued_keyword(Checker *c, Suggest *sg);
+
+/* ---- declare.c: every declaration becomes a symbol */
+
+const char *kind_phrase(SymKind k);
+Symbol *new_symbol(SymKind kind, const char *name, Loc loc);
+void declare_all(Checker *c, const Program *prog, Node **inits);
+
+/* ---- resolve.c: every name looked up in its context */
+
+Ctx ctx_make(unsigned read, const char *where, const char *hint);
+Symbol *lookup(Checker *c, const char *name, const Ctx *ctx);
+bool refused_name(const Checker *c, const char *name);
+void resolve_expr(Checker *c, Node *n, const Ctx *ctx);
+void resolve_block(Checker *c, Node *stmts, const Ctx *ctx);
+/* A constant option-like value: resolved with numbers only, then evaluated
+ * (const_value_inf: `inf` allowed). */
+bool const_value(Checker *c, Node *n, const char *what, double *out);
+bool const_value_inf(Checker *c, Node *n, const char *what, double *out);
+void resolve_definitions(Checker *c);
+
+/* ---- constants.c: the value of a resolved constant expression */
+
+bool eval_const(Checker *c, const Node *n, double *out);
+
+/* ---- order.c: dependency order, cycles, nesting depth */
+
+void topo_sort(Checker *c, Symbol **syms, int n, SymKind kind);
+void check_nesting(Checker *c);
+
+/* ---- values.c: numbers, parameter values, defaults, initial values */
+
+void evaluate_numbers(Checker *c);
+void evaluate_values(Checker *c, const Program *prog);
+void evaluate_derived_defaults(Checker *c);
+void evaluate_initial_values(Checker *c, Node *inits);
+
+/* ---- events.c: events and hooks */
+
+void check_event(Checker *c, Node *d);
+void check_global(Checker *c, Node *d);
+void check_on(Checker *c, Node *d);
+
+/* ---- statements.c: tolerance, scan, table, set, repeat, save */
+
+void check_tolerance(Checker *c, Node *d);
+void check_scan(Checker *c, Node *d);
+void check_table(Checker *c, Node *d);
+void check_set(Checker *c, Node *d);
+void check_repeat(Checker *c, Node *d, bool *seen);
+void check_save(Checker *c, Node *d, bool *seen);
+
+/* ---- outputs.c: lyapunov, period, record */
+
+void check_lyapunov(Checker *c, Node *d);
+void check_period(Checker *c, Node *d);
+void check_record(Checker *c, Node *d);
+
+/* ---- options.c: @ lines */
+
+void check_option(Checker *c, Node *it, Loc *dtmin_loc, Loc *dtmax_loc, int precision);
+
+#endif

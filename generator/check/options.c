@@ -1,0 +1,135 @@
+/* options.c — the `@` lines: each option's name matched as XPPAUT matches
+ * it (option_names.c), its value checked and written into the model (meth:
+ * method.c). */
+#include <math.h>
+
+#include "base/util.h"
+#include "check/checker.h"
+#include "check/method.h"
+#include "check/option_names.h"
+#include "front/diag.h"
+
+static bool option_number(const Node *it, double *v)
+{
+    if (it->rhs && it->rhs->kind == N_NUM) {
+        *v = it->rhs->num;
+        return true;
+    }
+    if (it->rhs && it->rhs->kind == N_NAME && is_inf_name(it->rhs->name)) {
+        *v = INFINITY;
+        return true;
+    }
+    error_at(it->rhs ? it->rhs->loc : it->loc, "option '%s' needs a number", it->name);
+    return false;
+}
+
+static void set_positive(const Node *it, double *dst)
+{
+    double v;
+    if (!option_number(it, &v)) return;
+    if (!(v > 0) || !isfinite(v)) error_at(it->rhs->loc, "%s must be positive", it->name);
+    else *dst = v;
+}
+
+/* The spellings of odegen's options that need no word about how XPPAUT reads them. */
+static bool usual_spelling(const char *name)
+{
+    static const char *const usual[] = {"meth", "method", "dt", "t0", "total", "toler", "tol", "atoler", "atol",
+                                        "dtmin", "dtmax", "bound", "bounds", NULL};
+    for (const char *const *u = usual; *u; u++)
+        if (name_eq(*u, name)) return true;
+    return false;
+}
+
+/* Whether an `@` option is one to act on; notes about the others (XPPAUT's
+ * display options, unknown ones, options without a value: XPPAUT ignores
+ * them all, and so does odegen, saying so). */
+static const char *option_to_use(Node *it)
+{
+    OptionName on = option_name(it->name);
+    if (!it->rhs) {
+        note_at(it->name_loc, "option '%s' has no value: ignored, as XPPAUT ignores it", it->name);
+        return NULL;
+    }
+    if (on.ignored) {
+        if (name_eq(on.xppaut, it->name))
+            note_at(it->name_loc, "XPPAUT option '%s' is ignored (it concerns XPPAUT's display or tools)", it->name);
+        else
+            note_at(it->name_loc, "XPPAUT option '%s' (XPPAUT reads it as '%s') is ignored (it concerns XPPAUT's "
+                                  "display or tools)", it->name, on.xppaut);
+        return NULL;
+    }
+    if (!on.name) {
+        Suggest sg;
+        suggest_init(&sg, it->name);
+        for (const char *const *o = option_suggestions; *o; o++) suggest_add(&sg, *o);
+        note_at(it->name_loc, "unknown option '%s' is ignored, as XPPAUT ignores it (with a warning)%s", it->name,
+                suggest_text(&sg));
+        return NULL;
+    }
+    if (it->spaced)
+        note_at(it->loc, "blanks around '=': XPPAUT 6.11 ignores this option (it reads '%s' without a value); "
+                         "odegen reads %s=%s", it->name, it->name, it->rhs->kind == N_NUM ? it->rhs->text : it->rhs->name);
+    if (on.xppaut && !usual_spelling(it->name))
+        note_at(it->name_loc, "XPPAUT reads option '%s' as '%s', and so does odegen", it->name, on.xppaut);
+    return on.name;
+}
+
+void check_option(Checker *c, Node *it, Loc *dtmin_loc, Loc *dtmax_loc, int precision)
+{
+    Model *m = c->m;
+    const char *k = option_to_use(it);
+    if (!k) return;
+    const char *word = it->rhs && it->rhs->kind == N_NAME ? it->rhs->name : NULL;
+    double v;
+    if (name_eq(k, "meth") || name_eq(k, "method")) {
+        check_method_option(m, it);
+    } else if (name_eq(k, "dt")) {
+        set_positive(it, &m->dt);
+    } else if (name_eq(k, "t0")) {
+        if (option_number(it, &v)) m->t0 = v;
+    } else if (name_eq(k, "total")) {
+        set_positive(it, &m->total);
+    } else if (name_eq(k, "toler")) {
+        set_positive(it, &m->toler);
+    } else if (name_eq(k, "atoler")) {
+        set_positive(it, &m->atoler);
+    } else if (name_eq(k, "dtmin")) {
+        set_positive(it, &m->dtmin);
+        *dtmin_loc = it->loc;
+    } else if (name_eq(k, "dtmax")) {
+        set_positive(it, &m->dtmax);
+        *dtmax_loc = it->loc;
+    } else if (name_eq(k, "hgrow")) {
+        if (option_number(it, &v)) {
+            if (!(v > 1) || !isfinite(v)) error_at(it->rhs->loc, "hgrow must be larger than 1");
+            else m->hgrow = v;
+        }
+    } else if (name_eq(k, "hshrink")) {
+        if (option_number(it, &v)) {
+            if (!(v > 0 && v < 1)) error_at(it->rhs->loc, "hshrink must lie between 0 and 1");
+            else m->hshrink = v;
+        }
+    } else if (name_eq(k, "evpoints")) {
+        if (option_number(it, &v)) {
+            if (!(v >= 0 && v <= 64) || !is_integer(v))
+                error_at(it->rhs->loc, "evpoints must be a whole number from 0 to 64");
+            else
+                m->evpoints = (int)v;
+        }
+    } else if (name_eq(k, "evsteps") || name_eq(k, "maxsteps")) {
+        if (option_number(it, &v)) {
+            if (!(v >= 1) || !is_integer(v)) error_at(it->rhs->loc, "%s must be a whole number of at least 1", k);
+            else if (name_eq(k, "evsteps")) m->evsteps = v > 2e9 ? 2000000000L : (long)v;
+            else m->maxsteps = (long long)v;
+        }
+    } else if (name_eq(k, "bound") || name_eq(k, "bounds")) {
+        set_positive(it, &m->bound);
+    } else if (name_eq(k, "evtol")) {
+        set_positive(it, &m->evtol);
+    } else if (name_eq(k, "prec")) {
+        if (word && name_eq(word, "double")) { if (precision < 0) m->single = false; }
+        else if (word && name_eq(word, "float")) { if (precision < 0) m->single = true; }
+        else error_at(it->rhs ? it->rhs->loc : it->loc, "prec must be double or float");
+    }
+}

@@ -1,0 +1,196 @@
+/* outputs.c — what a run computes and records: `lyapunov N` and `period`
+ * (their fields lyap1 … lyapN and period), and `record` (the fields written,
+ * and the events that trigger a record). */
+#include <string.h>
+#include <strings.h>
+
+#include "base/arena.h"
+#include "base/util.h"
+#include "check/checker.h"
+#include "front/diag.h"
+
+/* A field that a statement adds (lyap1 … lyapN, period) under a name no
+ * declaration may hold. */
+static Symbol *output_field(Checker *c, SymKind kind, const char *name, int index, Loc loc, const char *statement)
+{
+    Symbol *old = symtab_get(&c->tab, name);
+    if (old)
+        error_at(old->loc, "'%s' is declared here as %s, but `%s` records its result under that name; rename it",
+                 name, kind_phrase(old->kind), statement);
+    Symbol *s = new_symbol(kind, name, loc);
+    s->index = index;
+    return s;
+}
+
+static void check_option_names(const Node *it, const char *statement, const char *const *names, const char *usage)
+{
+    Suggest sg;
+    suggest_init(&sg, it->name);
+    for (const char *const *n = names; *n; n++) suggest_add(&sg, *n);
+    error_at(it->name_loc, "unknown %s option '%s'%s (%s)", statement, it->name, suggest_text(&sg), usage);
+}
+
+/* `lyapunov N [, every=T]` (SPEC §2): 1 ≤ N ≤ the number of states, T > 0. */
+void check_lyapunov(Checker *c, Node *d)
+{
+    Model *m = c->m;
+    if (m->lyap_loc.line) {
+        error_at(d->loc, "'lyapunov' is given twice (first at line %d)", m->lyap_loc.line);
+        return;
+    }
+    m->lyap_loc = d->loc;
+    static const char *const names[] = {"every", NULL};
+    for (Node *it = d->items; it; it = it->next) {
+        if (!name_eq(it->name, "every")) {
+            check_option_names(it, "lyapunov", names, "write lyapunov N, every=T");
+            continue;
+        }
+        double every;
+        if (!const_value(c, it->rhs, "every", &every)) continue;
+        if (!(every > 0)) error_at(it->rhs->loc, "every must be positive (the time between re-orthonormalisations)");
+        else m->lyap_every = every;
+    }
+    double v;
+    if (!d->rhs) {
+        error_at(d->loc, "lyapunov needs the number of exponents: lyapunov N [, every=T], 1 <= N <= %d (the states)",
+                 m->nstate);
+        return;
+    }
+    if (!const_value(c, d->rhs, "the number of Lyapunov exponents", &v)) return;
+    if (!is_integer(v) || v < 1 || v > m->nstate) {
+        error_at(d->rhs->loc, "the number of Lyapunov exponents is a whole number from 1 to %d (the model's states)",
+                 m->nstate);
+        return;
+    }
+    m->nlyap = (int)v;
+    m->lyap_fields = arena_alloc(sizeof(Symbol *) * (size_t)m->nlyap);
+    for (int k = 0; k < m->nlyap; k++)
+        m->lyap_fields[k] = output_field(c, SYM_LYAP, arena_printf("lyap%d", k + 1), k, d->loc, "lyapunov");
+}
+
+/* A quantity `period` compares: a state, aux or accessory. */
+static void period_quantity(Checker *c, Node *it, Node *name)
+{
+    Model *m = c->m;
+    Loc at = name == it ? it->name_loc : name->loc;
+    const char *word = name == it ? it->name : name->name;
+    if (name->kind != N_NAME && name != it) {
+        error_at(name->loc, "of= takes names of states, aux quantities or accessories");
+        return;
+    }
+    Symbol *s = lookup(c, word, &(Ctx){0});
+    if (s && s->kind == SYM_TEMP)   /* `aux x=x`: the aux of that name */
+        for (int i = 0; i < m->naux; i++)
+            if (m->aux[i]->shadowed && name_eq(m->aux[i]->name, word)) s = m->aux[i];
+    if (!s || s->kind == SYM_COUNT) {
+        Suggest sg;
+        suggest_init(&sg, word);
+        suggest_symbols(c, &sg, BIT(SYM_STATE) | BIT(SYM_AUX) | BIT(SYM_ACC));
+        error_at(at, "unknown name '%s'%s", word, suggest_text(&sg));
+        return;
+    }
+    if (s->kind != SYM_STATE && s->kind != SYM_AUX && s->kind != SYM_ACC) {
+        error_at(at, "'%s' is %s; period compares quantities that change from one integration to the next "
+                     "(states, aux quantities, accessories)", word, kind_phrase(s->kind));
+        return;
+    }
+    for (int i = 0; i < m->nperiod_of; i++)
+        if (m->period_of[i] == s) {
+            error_at(at, "'%s' is listed twice", word);
+            return;
+        }
+    PUSH(m->period_of, m->nperiod_of, s);
+}
+
+/* `period [of=NAME, …] [, tol=1e-6] [, max=64]` (SPEC §2). */
+void check_period(Checker *c, Node *d)
+{
+    Model *m = c->m;
+    if (m->period_field) {
+        error_at(d->loc, "'period' is given twice (first at line %d)", m->period_loc.line);
+        return;
+    }
+    m->period_loc = d->loc;
+    m->period_tol = 1e-6;
+    m->period_max = 64;
+    static const char *const names[] = {"of", "tol", "max", NULL};
+    const char *usage = "write period of=NAME, …, tol=T, max=P";
+    bool in_of = false;
+    for (Node *it = d->items; it; it = it->next) {
+        double v;
+        if (!it->rhs) {   /* a name after of=… */
+            if (in_of) period_quantity(c, it, it);
+            else error_at(it->loc, "'%s' without a value: the quantities are listed after of= (%s)", it->name, usage);
+            continue;
+        }
+        in_of = name_eq(it->name, "of");
+        if (in_of) {
+            period_quantity(c, it, it->rhs);
+        } else if (name_eq(it->name, "tol")) {
+            if (!const_value(c, it->rhs, "tol", &v)) continue;
+            if (!(v > 0)) error_at(it->rhs->loc, "tol must be positive (relative above 1, absolute below)");
+            else m->period_tol = v;
+        } else if (name_eq(it->name, "max")) {
+            if (!const_value(c, it->rhs, "max", &v)) continue;
+            if (!is_integer(v) || v < 1 || v > 64)
+                error_at(it->rhs->loc, "max (the longest period looked for) is a whole number from 1 to 64");
+            else m->period_max = (int)v;
+        } else {
+            check_option_names(it, "period", names, usage);
+        }
+    }
+    if (!m->nperiod_of)
+        for (int i = 0; i < m->nstate; i++) PUSH(m->period_of, m->nperiod_of, m->states[i]);
+    m->period_field = output_field(c, SYM_PERIOD, "period", 0, d->loc, "period");
+}
+
+/* lyap1 … lyapN and period, where the statements make them. */
+static Symbol *statement_field(const Model *m, const char *name)
+{
+    for (int k = 0; k < m->nlyap; k++)
+        if (name_eq(m->lyap_fields[k]->name, name)) return m->lyap_fields[k];
+    if (m->period_field && name_eq(name, "period")) return m->period_field;
+    return NULL;
+}
+
+void check_record(Checker *c, Node *d)
+{
+    Model *m = c->m;
+    for (Node *a = d->args; a; a = a->next) {
+        Symbol *s = lookup(c, a->name, &(Ctx){0});
+        if (s && s->kind == SYM_TEMP)   /* `aux x=x`: the aux of that name */
+            for (int i = 0; i < m->naux; i++)
+                if (m->aux[i]->shadowed && name_eq(m->aux[i]->name, a->name)) s = m->aux[i];
+        if (!s) s = statement_field(m, a->name);
+        if (!s && m->lyap_loc.line && !strncasecmp(a->name, "lyap", 4)) {
+            if (m->nlyap)   /* (else lyapunov's own error said enough) */
+                error_at(a->loc, "'%s' is not computed: the lyapunov line (line %d) gives lyap1 … lyap%d", a->name,
+                         m->lyap_loc.line, m->nlyap);
+            continue;
+        }
+        if (!s || s->kind == SYM_COUNT) {
+            Suggest sg;
+            suggest_init(&sg, a->name);
+            suggest_symbols(c, &sg, BIT(SYM_STATE) | BIT(SYM_AUX) | BIT(SYM_ACC) | BIT(SYM_PARAM) |
+                                        BIT(SYM_DERIVED));
+            if (!sg.best) suggest_glued_keyword(c, &sg);
+            error_at(a->loc, "unknown name '%s'%s", a->name, suggest_text(&sg));
+            continue;
+        }
+        if (s->kind == SYM_TEMP) {
+            error_at(a->loc, "'%s' is a temporary and cannot be recorded; declare it with aux", a->name);
+            continue;
+        }
+        if (s->kind == SYM_NUMBER || s->kind == SYM_FUNC || s->kind == SYM_EVENT || s->kind == SYM_TABLE) {
+            error_at(a->loc, "'%s' is %s and cannot be recorded", a->name, kind_phrase(s->kind));
+            continue;
+        }
+        bool dup = false;
+        for (int i = 0; i < m->nfield; i++) dup |= m->fields[i] == s;
+        if (dup) {
+            error_at(a->loc, "'%s' is recorded twice", a->name);
+            continue;
+        }
+        PUSH(m->fields, m->nfield, s);
+    }
+}

@@ -1,0 +1,402 @@
+/* resolve.c — Every name of every expression and block is looked
+ * up in the context it appears in (Ctx: what may be read there, what may be
+ * assigned), calls are checked against the built-ins and the user's
+ * functions, shift() and sum() are resolved; temporaries of parameters only
+ * become derived parameters.  Also the constant values other passes read
+ * (const_value: resolved with numbers only, then evaluated). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/arena.h"
+#include "base/builtins.h"
+#include "base/util.h"
+#include "check/checker.h"
+#include "front/diag.h"
+#include "front/expand.h"
+
+Symbol *lookup(Checker *c, const char *name, const Ctx *ctx)
+{
+    if (ctx->func)
+        for (int i = 0; i < ctx->func->nargs; i++)
+            if (name_eq(ctx->func->args[i]->name, name))
+                return ctx->func->args[i];
+    if (name_eq(name, "t")) return c->sym_t;
+    if (name_eq(name, "pi")) return c->sym_pi;
+    Symbol *s = symtab_get(&c->tab, name);
+    if (s) return s;
+    if (name_eq(name, "t0")) return c->sym_t0;
+    if (name_eq(name, "t1")) return c->sym_t1;
+    if (name_eq(name, "count")) return c->sym_count;
+    return NULL;
+}
+
+bool refused_name(const Checker *c, const char *name)
+{
+    for (int i = 0; i < c->nrefused; i++)
+        if (name_eq(c->refused[i], name)) return true;
+    return false;
+}
+
+static void unknown_name(Checker *c, const char *name, Loc loc, const Ctx *ctx)
+{
+    if (refused_name(c, name)) return;   /* its statement was refused: said there */
+    Suggest sg;
+    suggest_init(&sg, name);
+    suggest_symbols(c, &sg, ctx->read | ctx->write);
+    if (ctx->func)
+        for (int i = 0; i < ctx->func->nargs; i++)
+            suggest_add(&sg, ctx->func->args[i]->name);
+    if (ctx->read & BIT(SYM_TIME)) suggest_add(&sg, "t");
+    if (ctx->also) suggest_add(&sg, ctx->also);
+    if (!sg.best) suggest_symbols(c, &sg, ~0u);
+    if (!sg.best) suggest_glued_keyword(c, &sg);
+    error_at(loc, "unknown name '%s'%s%s%s%s", name, c->origin ? " (" : "", c->origin ? c->origin : "",
+             c->origin ? ")" : "", suggest_text(&sg));
+}
+
+/* A name read in ctx: its symbol, or NULL after an error. */
+static Symbol *resolve_read(Checker *c, const char *name, Loc loc, const Ctx *ctx)
+{
+    Symbol *s = lookup(c, name, ctx);
+    if (s && s->kind == SYM_COUNT && !ctx->event) {
+        error_at(loc, "'count' (the detections of an event so far) can only be used in an event's block");
+        return NULL;
+    }
+    if (!s) {
+        unknown_name(c, name, loc, ctx);
+        return NULL;
+    }
+    if (s->kind == SYM_FUNC || s->kind == SYM_TABLE) {
+        error_at(loc, "'%s' is a %s; call it as %s(…)", name, s->kind == SYM_TABLE ? "table" : "function", s->name);
+        return NULL;
+    }
+    if (s->kind == SYM_EVENT) {
+        error_at(loc, "'%s' is an event, not a value", name);
+        return NULL;
+    }
+    if (!(ctx->read & BIT(s->kind))) {
+        error_at(loc, "'%s' is %s and cannot be used in %s%s", name, kind_phrase(s->kind), ctx->where,
+                 ctx->hint ? ctx->hint : "");
+        return NULL;
+    }
+    return s;
+}
+
+
+
+/* XPPAUT's shift(NAME, N): the name declared N places after NAME.  odegen
+ * moves within names of the same kind (states, parameters, …), in the order
+ * of their declaration; N is a constant (i' inside a sum).  The call becomes
+ * that name. */
+static void resolve_shift(Checker *c, Node *n, const Ctx *ctx)
+{
+    if (list_length(n->args) != 2 || n->args->kind != N_NAME) {
+        error_at(n->loc, "shift is written shift(NAME, N): the name N places after NAME");
+        return;
+    }
+    Node *base = n->args;
+    Symbol *from = resolve_read(c, base->name, base->loc, ctx);
+    double k;
+    if (!from || !const_value(c, base->next, "shift's offset", &k)) return;
+    if (!is_integer(k)) {
+        error_at(base->next->loc, "shift's offset must be a whole number, not %g", k);
+        return;
+    }
+    Symbol *to = NULL;
+    int count = 0;
+    for (int i = 0; i < c->m->nsyms; i++) {
+        Symbol *s = c->m->syms[i];
+        if (s->kind != from->kind || s->shadowed) continue;
+        count++;
+        if (s->index == from->index + (long)k) to = s;
+    }
+    if (!to || from->kind == SYM_ARG) {
+        error_at(n->loc, "shift(%s, %g) names nothing: %s is %s, and odegen shifts among the %d names of that "
+                         "kind, in the order they are declared", base->name, k, base->name, kind_phrase(from->kind),
+                 count);
+        return;
+    }
+    n->kind = N_NAME;
+    n->name = to->name;
+    n->args = NULL;
+    n->sym = resolve_read(c, to->name, n->loc, ctx);
+}
+
+/* sum(first,last)of(body): the terms body(i'=first) + … + body(i'=last),
+ * built here (expand.c) and then resolved as any expression. */
+static void resolve_sum(Checker *c, Node *n, const Ctx *ctx)
+{
+    if (!name_eq(n->name, "sum") || list_length(n->args) != 2) {
+        error_at(n->loc, "'of' belongs to XPPAUT's sum(FIRST,LAST)of(EXPR)");
+        return;
+    }
+    const Node *inner = sum_inside(n->lhs);
+    if (inner) {
+        error_at(inner->loc, "a sum inside a sum: XPPAUT gives both the one index i'; write the inner one out");
+        return;
+    }
+    double first, last;
+    if (!const_value(c, n->args, "a sum's first index", &first) ||
+        !const_value(c, n->args->next, "a sum's last index", &last))
+        return;
+    if (!is_integer(first) || !is_integer(last) || fabs(first) > 1e6 || fabs(last) > 1e6) {
+        error_at(n->loc, "a sum's indices are whole numbers (of at most a million): sum(%g,%g)", first, last);
+        return;
+    }
+    if (last - first >= 100000) {
+        error_at(n->loc, "a sum of %.0f terms: odegen writes every term out, at most 100000", last - first + 1);
+        return;
+    }
+    Node *terms = sum_expand(n, (long)first, (long)last);
+    if (!terms) {
+        error_at(n->loc, "the sums of this file write out more than 4 million terms");
+        return;
+    }
+    Node *next = n->next;
+    *n = *terms;
+    n->next = next;
+    n->paren = true;
+    resolve_expr(c, n, ctx);
+}
+
+static void resolve_call(Checker *c, Node *n, const Ctx *ctx)
+{
+    int nargs = list_length(n->args);
+    if (!lookup(c, n->name, ctx) && name_eq(n->name, "shift")) {   /* its first argument stays a name */
+        resolve_shift(c, n, ctx);
+        return;
+    }
+    for (Node *a = n->args; a; a = a->next)
+        resolve_expr(c, a, ctx);
+    Symbol *s = lookup(c, n->name, ctx);
+    if (s && (s->kind == SYM_FUNC || s->kind == SYM_TABLE)) {
+        int want = s->kind == SYM_TABLE ? 1 : s->nargs;
+        if (!(ctx->read & BIT(SYM_FUNC)))
+            error_at(n->name_loc, "%s '%s' cannot be called in %s", s->kind == SYM_TABLE ? "table" : "function",
+                     n->name, ctx->where);
+        else if (nargs != want)
+            error_at(n->loc, "'%s' takes %d argument%s, not %d", s->name, want, want == 1 ? "" : "s", nargs);
+        n->sym = s;
+        return;
+    }
+
+    if (s && s->kind != SYM_TIME && s->kind != SYM_WINDOW && s->kind != SYM_COUNT &&
+        !(s == c->sym_pi)) {
+        error_at(n->name_loc, "'%s' is %s, not a function", n->name, kind_phrase(s->kind));
+        return;
+    }
+    const Builtin *b = builtin_find(n->name);
+    if (b) {
+        if (nargs != b->nargs)
+            error_at(n->loc, "'%s' takes %d argument%s, not %d", b->name, b->nargs,
+                     b->nargs == 1 ? "" : "s", nargs);
+        return;
+    }
+    const char *why = unsupported_call(n->name);
+    if (why) {
+        error_at(n->name_loc, "%s", why);
+        return;
+    }
+    Suggest sg;
+    suggest_init(&sg, n->name);
+    for (const Builtin *bt = builtin_table; bt->name; bt++) suggest_add(&sg, bt->name);
+    suggest_symbols(c, &sg, BIT(SYM_FUNC) | BIT(SYM_TABLE));
+    error_at(n->name_loc, "unknown function '%s'%s", n->name, suggest_text(&sg));
+}
+
+void resolve_expr(Checker *c, Node *n, const Ctx *ctx)
+{
+    if (!n) return;
+    switch (n->kind) {
+    case N_NUM: return;
+    case N_NAME:
+        if (!lookup(c, n->name, ctx) && is_inf_name(n->name)) {
+            n->kind = N_NUM;
+            n->num = INFINITY;
+            n->text = "inf";
+            return;
+        }
+        if (!strcmp(n->name, "i'")) {
+            error_at(n->loc, "i' is the index of sum(FIRST,LAST)of(EXPR) and means nothing outside one");
+            return;
+        }
+        c->origin = n->text;    /* set by expand.c for an array's element */
+        n->sym = resolve_read(c, n->name, n->loc, ctx);
+        c->origin = NULL;
+        return;
+    case N_CALL: resolve_call(c, n, ctx); return;
+    case N_SUM: resolve_sum(c, n, ctx); return;
+    case N_IF:
+        resolve_expr(c, n->cond, ctx);
+        resolve_expr(c, n->lhs, ctx);
+        resolve_expr(c, n->rhs, ctx);
+        return;
+    default:
+        resolve_expr(c, n->lhs, ctx);
+        resolve_expr(c, n->rhs, ctx);
+        return;
+    }
+}
+
+/* Statements of a block: reads as in ctx, assignments limited to ctx->write. */
+void resolve_block(Checker *c, Node *stmts, const Ctx *ctx)
+{
+    for (Node *s = stmts; s; s = s->next) {
+        if (s->kind == S_IF) {
+            resolve_expr(c, s->cond, ctx);
+            resolve_block(c, s->body, ctx);
+            resolve_block(c, s->els, ctx);
+            continue;
+        }
+        if (s->kind != S_ASSIGN) continue;
+        resolve_expr(c, s->rhs, ctx);
+        Symbol *t = lookup(c, s->name, ctx);
+        if (!t || (t->kind == SYM_COUNT && !ctx->event)) {
+            Ctx w = *ctx;
+            w.read = ctx->write;
+            unknown_name(c, s->name, s->name_loc, &w);
+            continue;
+        }
+        if (!(ctx->write & BIT(t->kind))) {
+            if (t->kind == SYM_PARAM)
+                error_at(s->name_loc,
+                         "'%s' is a parameter and cannot be assigned; keep a value that changes "
+                         "in an accessory (acc NAME)", s->name);
+            else
+                error_at(s->name_loc, "'%s' is %s and cannot be assigned in %s: only %s may be assigned there",
+                         s->name, kind_phrase(t->kind), ctx->where, ctx->write_what);
+            continue;
+        }
+        s->sym = t;
+    }
+}
+
+/* ------------------------------------------------------------------ contexts */
+
+
+Ctx ctx_make(unsigned read, const char *where, const char *hint)
+{
+    Ctx x;
+    memset(&x, 0, sizeof x);
+    x.read = read;
+    x.where = where;
+    x.hint = hint;
+    return x;
+}
+
+
+/* A constant option-like value: resolved with numbers only, then evaluated. */
+bool const_value(Checker *c, Node *n, const char *what, double *out)
+{
+    int before = diag_error_count();
+    Ctx x = ctx_make(READ_CONST, what, "; it must be a constant (numbers and `number`s)");
+    resolve_expr(c, n, &x);
+    if (diag_error_count() != before) return false;
+    if (!eval_const(c, n, out)) {
+        error_at(n->loc, "%s must be a constant", what);
+        return false;
+    }
+    if (!isfinite(*out)) {
+        error_at(n->loc, "%s is not a finite number", what);
+        return false;
+    }
+    return true;
+}
+
+
+/* A parameter's value may be infinite (`par cap=inf`: XPPAUT reads it with
+ * atof), not NaN. */
+bool const_value_inf(Checker *c, Node *n, const char *what, double *out)
+{
+    if (n->kind == N_NAME && is_inf_name(n->name) && !symtab_get(&c->tab, n->name)) {
+        *out = INFINITY;
+        return true;
+    }
+    if (n->kind == N_NEG && n->lhs->kind == N_NAME && is_inf_name(n->lhs->name) && !symtab_get(&c->tab, n->lhs->name)) {
+        *out = -INFINITY;
+        return true;
+    }
+    return const_value(c, n, what, out);
+}
+
+/* ------------------------------------------------------------------ the definitions */
+
+/* Does the expression depend on states, t, the window or aux (through the
+ * temporaries it reads)?  `ok` marks the temporaries already known not to. */
+static bool varies(const Node *n, const bool *param_only)
+{
+    if (!n) return false;
+    if (n->kind == N_NAME && n->sym) {
+        switch (n->sym->kind) {
+        case SYM_NUMBER: case SYM_PARAM: case SYM_DERIVED: case SYM_ARG: break;
+        case SYM_TEMP: if (!param_only[n->sym->index]) return true; break;
+        default: return true;
+        }
+    }
+    if (varies(n->lhs, param_only) || varies(n->rhs, param_only) || varies(n->cond, param_only)) return true;
+    for (const Node *a = n->args; a; a = a->next)
+        if (varies(a, param_only)) return true;
+    return false;
+}
+
+/* Temporaries that depend on parameters only (`Ek=-77`, `tau=1/k`) are
+ * derived parameters: computed once per system, and readable by user
+ * functions (XPPAUT evaluates them at every step, with the same value). */
+static void promote_constant_temps(Checker *c)
+{
+    Model *m = c->m;
+    bool *param_only = arena_alloc(sizeof(bool) * (size_t)(m->ntemp + 1));
+    for (bool changed = true; changed;) {
+        changed = false;
+        for (int i = 0; i < m->ntemp; i++)
+            if (!param_only[i] && m->temps[i]->expr && !varies(m->temps[i]->expr, param_only))
+                param_only[i] = changed = true;
+    }
+    int kept = 0;
+    for (int i = 0; i < m->ntemp; i++) {
+        Symbol *s = m->temps[i];
+        if (param_only[i]) {
+            s->kind = SYM_DERIVED;
+            s->index = m->nderived;
+            PUSH(m->derived, m->nderived, s);
+        } else {
+            s->index = kept;
+            m->temps[kept++] = s;
+        }
+    }
+    m->ntemp = kept;
+}
+
+void resolve_definitions(Checker *c)
+{
+    Model *m = c->m;
+    Ctx x;
+    x = ctx_make(READ_PARAMS, "a derived parameter",
+                 "; derived parameters are computed once per system, from parameters and numbers");
+    for (int i = 0; i < m->nderived; i++) resolve_expr(c, m->derived[i]->expr, &x);
+    x = ctx_make(READ_RHS, "a temporary",
+                 "; temporaries may use states, parameters, other temporaries and t");
+    for (int i = 0; i < m->ntemp; i++) resolve_expr(c, m->temps[i]->expr, &x);
+    x = ctx_make(READ_RHS, "a right-hand side",
+                 "; aux quantities and accessories are for hooks and output, not for equations");
+    for (int i = 0; i < m->nstate; i++) resolve_expr(c, m->states[i]->expr, &x);
+    x = ctx_make(READ_RHS, "an aux quantity", "; an aux may use states, parameters, temporaries and t");
+    for (int i = 0; i < m->naux; i++) resolve_expr(c, m->aux[i]->expr, &x);
+    x = ctx_make(READ_BLOCK & ~BIT(SYM_ACC), "an accessory's initial value",
+                 "; accessories start from states, parameters, t0 and t1");
+    for (int i = 0; i < m->nacc; i++) resolve_expr(c, m->accs[i]->expr, &x);
+    if (diag_error_count() == 0) promote_constant_temps(c);
+    for (int i = 0; i < m->nfunc; i++) {
+        x = ctx_make(BIT(SYM_ARG) | READ_PARAMS, "a function body",
+                     "; a function may use its arguments, parameters, numbers and temporaries that depend on "
+                     "parameters only (pass other values as arguments)");
+        x.func = m->funcs[i];
+        resolve_expr(c, m->funcs[i]->expr, &x);
+    }
+}
+
+/* XPPAUT 6.11 reads a par, number or init value as C's atof reads it: the
+ * number it starts with (`2*3` is 2, `pi` is 0).  Say so where that differs
+ * from the value odegen computes; and XPPAUT 6.11 cannot read a line with
+ * blanks around the '=' ("Empty parameter - remove spaces"). */
