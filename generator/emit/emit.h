@@ -51,7 +51,7 @@ typedef struct Emitter {
     struct Jacobian *jac;     /* the model's derivatives (emit_jacobian.c) */
 } Emitter;
 
-/* The symbols a piece of code reads (emit.c). */
+/* The symbols a piece of code reads (emit_body.c). */
 typedef struct Refs {
     const Symbol **s;
     int n;
@@ -61,8 +61,12 @@ typedef enum { STATES_FROM_Y, STATES_FROM_SYSTEM } StateSource;
 
 /* Every symbol an expression reads, following temporaries and aux. */
 void refs_expr(Refs *r, const Node *n);
-/* Declares, as locals, the values a piece reads (see emit.c). */
+/* Declares, as locals, the values a piece reads (see emit_body.c). */
 void emit_locals(Emitter *E, const Refs *r, const Refs *assigned, StateSource src, bool hook, int event);
+/* Temporaries (in dependency order), then aux, that the piece reads. */
+void emit_computed(Emitter *E, const Refs *r);
+/* A hook's body: locals, the statements of a and then b, the write-back. */
+void emit_block_body(Emitter *E, const Node *a, const Node *b, int event);
 /* #line into the .ode file, and back into the generated one. */
 void to_user_line(Emitter *E, int line);
 void to_generated(Emitter *E);
@@ -85,7 +89,7 @@ Node *time_rate(const Node *arg);
 int trig_index(const Emitter *E, const Node *arg);
 /* odegen's version, the .ode file's name and text, the options (emit_provenance.c). */
 void emit_provenance(Emitter *E);
-/* The model's tables: their values and lookup functions (tables.c). */
+/* The model's tables: their values and lookup functions (emit_tables.c). */
 void emit_tables(Emitter *E);
 /* Initial values that are expressions of parameters, and the file's
  * parameter sets (emit_values.c). */
@@ -93,10 +97,6 @@ void emit_initial(Emitter *E);
 void emit_sets(Emitter *E);
 /* The sets, one a line, for odegen --check. */
 void print_sets(const Model *m, FILE *f);
-
-/* #line into the .ode file at `line`, and back into the generated file. */
-void to_user_line(Emitter *E, int line);
-void to_generated(Emitter *E);
 
 /* `lyapunov` and `period` (emit_lyapunov.c): their constants (with the
  * model's), the cases of ode_model_field from `code` on (lyap1 … lyapN,

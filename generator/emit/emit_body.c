@@ -1,0 +1,209 @@
+/* emit_body.c — the body of a generated function, for every emitter: the
+ * symbols a piece of code reads (Refs), declared as locals; the temporaries
+ * and aux it reads, computed in order; a block's statements and the write-back
+ * of what it assigns; #line into the .ode file and back.
+ */
+#include <string.h>
+
+#include "base/arena.h"
+#include "base/util.h"
+#include "emit/emit.h"
+
+/* ------------------------------------------------------------------ #line */
+
+void to_user_line(Emitter *E, int line)
+{
+    buf_printf(E->out, "#line %d \"%s\"\n", line, E->m->path);
+    E->in_user_line = true;
+}
+
+void to_generated(Emitter *E)
+{
+    if (!E->in_user_line) return;
+    /* The directive's own line is lines+1: the next one is lines+2. */
+    buf_printf(E->out, "#line %d \"%s\"\n", E->out->lines + 2, E->cu_name);
+    E->in_user_line = false;
+}
+
+/* ------------------------------------------------------------------ which names a piece uses */
+
+static bool refs_has(const Refs *r, const Symbol *s)
+{
+    for (int i = 0; i < r->n; i++)
+        if (r->s[i] == s) return true;
+    return false;
+}
+
+static void refs_add(Refs *r, const Symbol *s)
+{
+    if (refs_has(r, s)) return;
+    if ((r->n & (r->n - 1)) == 0) {
+        const Symbol **grown = arena_alloc(sizeof *grown * (size_t)(r->n ? 2 * r->n : 8));
+        if (r->n) memcpy(grown, r->s, sizeof *grown * (size_t)r->n);
+        r->s = grown;
+    }
+    r->s[r->n++] = s;
+}
+
+/* Every symbol an expression reads, following temporaries and aux into their
+ * own expressions (function bodies declare what they use themselves). */
+void refs_expr(Refs *r, const Node *n)
+{
+    if (!n) return;
+    if (r->trig_from && n->kind == N_CALL && !n->sym && n->args && !n->args->next &&
+        (name_eq(n->name, "sin") || name_eq(n->name, "cos")) && trig_index(r->trig_from, n->args) >= 0)
+        return;
+    if (n->kind == N_NAME && n->sym) {
+        bool seen = refs_has(r, n->sym);
+        refs_add(r, n->sym);
+        if (!seen && (n->sym->kind == SYM_TEMP || n->sym->kind == SYM_AUX)) refs_expr(r, n->sym->expr);
+    }
+    refs_expr(r, n->lhs);
+    refs_expr(r, n->rhs);
+    refs_expr(r, n->cond);
+    for (const Node *a = n->args; a; a = a->next) refs_expr(r, a);
+}
+
+static void refs_block(Refs *r, Refs *assigned, const Node *stmts)
+{
+    for (const Node *s = stmts; s; s = s->next) {
+        if (s->kind == S_IF) {
+            refs_expr(r, s->cond);
+            refs_block(r, assigned, s->body);
+            refs_block(r, assigned, s->els);
+        } else if (s->kind == S_ASSIGN && s->sym) {
+            refs_expr(r, s->rhs);
+            refs_add(r, s->sym);
+            refs_add(assigned, s->sym);
+        }
+    }
+}
+
+/* ------------------------------------------------------------------ local names */
+
+/* Declares, as locals, the values a piece reads: constants, parameters, states
+ * (from the stage vector ode_y or from the system), and in hooks accessories,
+ * the window, t and count.  Names the piece assigns are writable copies. */
+void emit_locals(Emitter *E, const Refs *r, const Refs *assigned, StateSource src, bool hook, int event)
+{
+    const Model *m = E->m;
+    Buf *o = E->out;
+    for (int i = 0; i < r->n; i++) {
+        const Symbol *s = r->s[i];
+        if (s->kind == SYM_NUMBER && !strcmp(s->name, "pi") && s->line == 0)
+            buf_printf(o, "    const ode_real pi = %s;\n", c_literal(3.14159265358979323846, E->single));
+    }
+    for (int i = 0; i < m->nnumber; i++)
+        if (refs_has(r, m->numbers[i]))
+            buf_printf(o, "    const ode_real %s = %s;   /* number, line %d */\n", m->numbers[i]->cname,
+                       c_literal(m->numbers[i]->value, E->single), m->numbers[i]->line);
+    for (int i = 0; i < m->nparam; i++)
+        if (refs_has(r, m->params[i]))
+            buf_printf(o, "    const ode_real %s = ode_s->p[%d];\n", m->params[i]->cname, i);
+    for (int i = 0; i < m->nderived; i++) {
+        const Symbol *s = m->derived[i];
+        if (refs_has(r, s)) buf_printf(o, "    const ode_real %s = ode_s->d[%d];\n", s->cname, s->index);
+    }
+    for (int i = 0; i < m->nstate; i++) {
+        const Symbol *s = m->states[i];
+        if (!refs_has(r, s)) continue;
+        buf_printf(o, "    %sode_real %s = %s[%d];\n", refs_has(assigned, s) ? "" : "const ", s->cname,
+                   src == STATES_FROM_Y ? "ode_y" : "ode_s->y", i);
+    }
+    for (int i = 0; i < m->nacc; i++) {
+        const Symbol *s = m->accs[i];
+        if (refs_has(r, s))
+            buf_printf(o, "    %sode_real %s = ode_s->acc[%d];\n", refs_has(assigned, s) ? "" : "const ",
+                       s->cname, i);
+    }
+    for (int i = 0; i < r->n; i++) {
+        const Symbol *s = r->s[i];
+        if (s->kind == SYM_WINDOW)
+            buf_printf(o, "    %sode_real %s = ode_s->%s;\n", refs_has(assigned, s) ? "" : "const ", s->name,
+                       s->index ? "t1" : "t0");
+        else if (s->kind == SYM_TIME && hook)   /* elsewhere t is a parameter */
+            buf_puts(o, "    const ode_real t = ode_s->t;\n");
+        else if (s->kind == SYM_COUNT)
+            buf_printf(o, "    const ode_real count = (ode_real)ode_s->count[%d];\n", event);
+    }
+}
+
+/* Temporaries (in dependency order), then aux, that the piece reads. */
+void emit_computed(Emitter *E, const Refs *r)
+{
+    const Model *m = E->m;
+    for (int pass = 0; pass < 2; pass++) {
+        Symbol **syms = pass ? m->aux : m->temps;
+        int n = pass ? m->naux : m->ntemp;
+        for (int i = 0; i < n; i++) {
+            const Symbol *s = syms[i];
+            if (!refs_has(r, s)) continue;
+            to_user_line(E, s->expr_line.line);
+            buf_printf(E->out, "    const ode_real %s = ", s->cname);
+            emit_value(E, s->expr, 0);
+            buf_puts(E->out, ";\n");
+        }
+    }
+    to_generated(E);
+}
+
+/* Writable copies go back to the system after a block. */
+static void emit_write_back(Emitter *E, const Refs *assigned)
+{
+    for (int i = 0; i < assigned->n; i++) {
+        const Symbol *s = assigned->s[i];
+        switch (s->kind) {
+        case SYM_STATE: buf_printf(E->out, "    ode_s->y[%d] = %s;\n", s->index, s->cname); break;
+        case SYM_ACC: buf_printf(E->out, "    ode_s->acc[%d] = %s;\n", s->index, s->cname); break;
+        case SYM_WINDOW: buf_printf(E->out, "    ode_s->%s = %s;\n", s->index ? "t1" : "t0", s->name); break;
+        default: break;
+        }
+    }
+}
+
+static void indent(Buf *o, int depth)
+{
+    for (int i = 0; i < depth; i++) buf_puts(o, "    ");
+}
+
+static void emit_statements(Emitter *E, const Node *stmts, int depth)
+{
+    for (const Node *s = stmts; s; s = s->next) {
+        if (s->kind == S_ASSIGN && s->sym) {
+            to_user_line(E, s->loc.line);
+            indent(E->out, depth);
+            buf_printf(E->out, "%s = ", s->sym->kind == SYM_WINDOW ? s->sym->name : s->sym->cname);
+            emit_value(E, s->rhs, 0);
+            buf_puts(E->out, ";\n");
+        } else if (s->kind == S_IF) {
+            to_user_line(E, s->loc.line);
+            indent(E->out, depth);
+            buf_puts(E->out, "if (");
+            emit_cond(E, s->cond, 0);
+            buf_puts(E->out, ") {\n");
+            emit_statements(E, s->body, depth + 1);
+            indent(E->out, depth);
+            if (s->els) {
+                buf_puts(E->out, "} else {\n");
+                emit_statements(E, s->els, depth + 1);
+                indent(E->out, depth);
+            }
+            buf_puts(E->out, "}\n");
+        }
+    }
+}
+
+/* A hook's body: locals, statements in order, write-back. */
+void emit_block_body(Emitter *E, const Node *a, const Node *b, int event)
+{
+    Refs r = {0}, assigned = {0};
+    refs_block(&r, &assigned, a);
+    refs_block(&r, &assigned, b);
+    E->expand_values = true;
+    emit_locals(E, &r, &assigned, STATES_FROM_SYSTEM, true, event);
+    emit_statements(E, a, 1);
+    emit_statements(E, b, 1);
+    to_generated(E);
+    emit_write_back(E, &assigned);
+    E->expand_values = false;
+}
