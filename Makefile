@@ -62,15 +62,19 @@ $(B)/emit/embedded.c: $(B)/embed $(EMBED_INPUTS)
 # Includes name the stage: #include "front/ast.h" (the scanner and the parser
 # find each other's generated header beside themselves, in build/front/).
 GEN_INC := -Igenerator
+# Each object also depends on the headers it includes (build/**/*.d, written
+# by the compiler): a changed header rebuilds what reads it.
+DEPFLAGS := -MMD -MP
+-include $(wildcard $(B)/*.d $(B)/*/*.d $(B)/*/*/*.d)
 GEN_HEADERS := $(B)/front/parser.h $(B)/front/lexer.h
 $(B)/%.o: generator/%.c $(GEN_HEADERS) | $(B)/.dir
-	$(CC) $(CFLAGS) $(WARN) $(GEN_INC) -c -o $@ $<
+	$(CC) $(CFLAGS) $(WARN) $(GEN_INC) $(DEPFLAGS) -c -o $@ $<
 $(B)/front/lexer.o: $(B)/front/lexer.c $(B)/front/parser.h
-	$(CC) $(CFLAGS) $(GEN_INC) -c -o $@ $<
+	$(CC) $(CFLAGS) $(GEN_INC) $(DEPFLAGS) -c -o $@ $<
 $(B)/front/parser.o: $(B)/front/parser.c $(B)/front/lexer.h
-	$(CC) $(CFLAGS) $(GEN_INC) -c -o $@ $<
+	$(CC) $(CFLAGS) $(GEN_INC) $(DEPFLAGS) -c -o $@ $<
 $(B)/emit/embedded.o: $(B)/emit/embedded.c
-	$(CC) $(CFLAGS) $(GEN_INC) -c -o $@ $<
+	$(CC) $(CFLAGS) $(GEN_INC) $(DEPFLAGS) -c -o $@ $<
 
 GEN_OBJS := $(patsubst generator/%.c,$(B)/%.o,$(GEN_SRCS)) $(GEN_GENERATED:.c=.o)
 $(B)/odegen: $(GEN_OBJS)
@@ -79,9 +83,9 @@ $(B)/odegen: $(GEN_OBJS)
 # The same translator with AddressSanitizer and UBSan, for the tests.
 ASAN_OBJS := $(patsubst $(B)/%.o,$(B)/asan/%.o,$(GEN_OBJS))
 $(B)/asan/%.o: generator/%.c $(GEN_HEADERS) | $(B)/.dir
-	$(CC) -O1 -g $(SANFLAGS) $(WARN) $(GEN_INC) -c -o $@ $<
+	$(CC) -O1 -g $(SANFLAGS) $(WARN) $(GEN_INC) $(DEPFLAGS) -c -o $@ $<
 $(B)/asan/%.o: $(B)/%.c $(GEN_HEADERS) | $(B)/.dir
-	$(CC) -O1 -g $(SANFLAGS) $(GEN_INC) -c -o $@ $<
+	$(CC) -O1 -g $(SANFLAGS) $(GEN_INC) $(DEPFLAGS) -c -o $@ $<
 $(B)/asan/odegen: $(ASAN_OBJS)
 	$(CC) $(SANFLAGS) -o $@ $^ -lm
 # The translator without main.c, for the tests that call its passes (tests/deriv).
@@ -98,9 +102,9 @@ FUZZ_OBJS    := $(patsubst $(B)/%.o,$(B)/fuzz/%.o,$(filter-out $(B)/main.o,$(GEN
 $(B)/fuzz/.dir:
 	@mkdir -p $(addprefix $(B)/fuzz/,$(GEN_STAGES)) && touch $@
 $(B)/fuzz/%.o: generator/%.c $(GEN_HEADERS) | $(B)/fuzz/.dir
-	$(FUZZ_CC) -O1 -g -fsanitize=fuzzer-no-link $(FUZZ_SAN) $(GEN_INC) -c -o $@ $<
+	$(FUZZ_CC) -O1 -g -fsanitize=fuzzer-no-link $(FUZZ_SAN) $(GEN_INC) $(DEPFLAGS) -c -o $@ $<
 $(B)/fuzz/%.o: $(B)/%.c $(GEN_HEADERS) | $(B)/fuzz/.dir
-	$(FUZZ_CC) -O1 -g -fsanitize=fuzzer-no-link $(FUZZ_SAN) $(GEN_INC) -c -o $@ $<
+	$(FUZZ_CC) -O1 -g -fsanitize=fuzzer-no-link $(FUZZ_SAN) $(GEN_INC) $(DEPFLAGS) -c -o $@ $<
 $(B)/fuzz/fuzz_translator: tests/fuzz/fuzz_translator.c $(FUZZ_OBJS)
 	$(FUZZ_CC) -O1 -g -fsanitize=fuzzer $(FUZZ_SAN) $(GEN_INC) -o $@ $^ -lm
 $(B)/asan/fuzz_replay: tests/fuzz/fuzz_translator.c $(filter-out $(B)/asan/main.o,$(ASAN_OBJS))
