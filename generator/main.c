@@ -20,7 +20,7 @@
 #include "front/ast.h"
 #include "front/diag.h"
 #include "emit/emit.h"
-#include "check/method.h"
+#include "deriv/needs.h"
 #include "check/model.h"
 #include "front/parse.h"
 #include "emit/print_jacobian.h"
@@ -221,6 +221,8 @@ int main(int argc, char **argv)
     }
     append_options(prog, options);
     Model *m = check_program(prog, precision);
+    /* what lyapunov and a stiff method need of the derivatives (deriv/needs.c) */
+    if (m && !check_lyapunov_derivatives(m)) m = NULL;
     if (m && !print_jac && !method_check_derivatives(m)) m = NULL;   /* a stiff method on a model it cannot differentiate */
     int status = diag_error_count() ? 1 : 0;
     if (m) m->plain_trig = plain_trig;

@@ -4,7 +4,7 @@
 
 #include <stddef.h>
 
-#include "front/diag.h"
+#include "base/util.h"
 
 typedef struct Buf {
     char *data;

@@ -20,8 +20,9 @@
  *   hooks       `on …` blocks (events.c), after the options (@ evtol)
  *   tolerance   per-state tolerances (statements.c), after the options (toler, atoler)
  *   last        what needs the whole model: dtmin ≤ dtmax, counts, the default record,
- *               single precision's notes (single.c), what lyapunov needs of the
- *               derivatives (deriv/lyapunov.c)
+ *               single precision's notes (single.c)
+ * What lyapunov and a stiff method need of the derivatives is checked next,
+ * by the caller (deriv/needs.c).
  */
 #include <ctype.h>
 #include <string.h>
@@ -29,7 +30,6 @@
 #include "base/arena.h"
 #include "check/checker.h"
 #include "check/single.h"
-#include "deriv/lyapunov.h"
 #include "front/diag.h"
 #include "front/expand.h"
 #include "front/precedence.h"
@@ -189,6 +189,5 @@ Model *check_program(const Program *prog, int precision)
         if (m->period_field) PUSH(m->fields, m->nfield, m->period_field);
     }
     if (m->single && !diag_error_count()) check_single_precision(prog);
-    if (m->nlyap && !diag_error_count()) check_lyapunov_derivatives(m);
     return diag_error_count() ? NULL : m;
 }

@@ -15,8 +15,6 @@
 
 #include "base/arena.h"
 #include "front/diag.h"
-#include "emit/emit.h"
-#include "deriv/jacobian.h"
 #include "check/method.h"
 #include "base/util.h"
 
@@ -176,15 +174,3 @@ bool method_is_adaptive(Method method)
 }
 
 bool method_is_rosenbrock(Method method) { return method == METH_RODAS5P || method == METH_ROS3P; }
-
-bool method_check_derivatives(const Model *m)
-{
-    if (!method_is_rosenbrock(m->method)) return true;
-    Emitter E;
-    memset(&E, 0, sizeof E);
-    E.m = m;
-    E.single = m->single;
-    find_time_trig(&E);
-    return jacobian_require(jacobian_build(m, &E), JAC_RHS,
-                            arena_printf("meth=%s (a stiff method, on the exact Jacobian)", names[m->method]));
-}

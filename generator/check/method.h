@@ -20,10 +20,6 @@ bool method_is_adaptive(Method method);
  * exact Jacobian and the generated LU, emit_lu.c). */
 bool method_is_rosenbrock(Method method);
 
-/* For a stiff method, whether odegen can differentiate the right-hand side;
- * if not, reports the construct that cannot be at its line and returns false. */
-bool method_check_derivatives(const Model *m);
-
 /* A sentence describing a method, for comments in the generated code. */
 const char *method_description(Method method);
 

@@ -18,7 +18,7 @@ struct FuncMemo {
 
 static XNode **node_array(int n) { return arena_alloc(sizeof(XNode *) * (size_t)(n > 0 ? n : 1)); }
 
-void xb_init(XBuilder *b, XGraph *g, const Model *m, const Emitter *trig)
+void xb_init(XBuilder *b, XGraph *g, const Model *m, const TimeTrig *trig)
 {
     memset(b, 0, sizeof *b);
     b->g = g;

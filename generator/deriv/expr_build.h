@@ -16,16 +16,16 @@
 #ifndef ODEGEN_EXPR_BUILD_H
 #define ODEGEN_EXPR_BUILD_H
 
-#include "emit/emit.h"
-#include "deriv/expr_graph.h"
 #include "check/model.h"
+#include "deriv/expr_graph.h"
+#include "deriv/time_trig.h"
 
 typedef struct FuncMemo FuncMemo;
 
 typedef struct XBuilder {
     XGraph *g;
     const Model *m;
-    const Emitter *trig;     /* right-hand side: sin/cos of time are OdeTrig slots; else NULL */
+    const TimeTrig *trig;    /* right-hand side: sin/cos of time are OdeTrig slots; else NULL */
     int event;               /* the event whose block runs (for `count`), or -1 */
 
     /* the current values of what blocks may assign, and their version */
@@ -49,9 +49,9 @@ typedef struct XBuilder {
     const char *fail_msg;
 } XBuilder;
 
-/* A builder over graph g; trig: the emitter whose E->trig lists the right-hand
- * side's sin/cos of time (NULL: none are special). */
-void xb_init(XBuilder *b, XGraph *g, const Model *m, const Emitter *trig);
+/* A builder over graph g; trig: the right-hand side's sin/cos of time
+ * (find_time_trig has run; NULL: none are special). */
+void xb_init(XBuilder *b, XGraph *g, const Model *m, const TimeTrig *trig);
 /* Every state, accessory, t0 and t1 back to its own value (a block's entry). */
 void xb_reset_values(XBuilder *b);
 /* The expression as a graph, at the current values. */

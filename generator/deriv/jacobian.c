@@ -138,7 +138,7 @@ static void switches_of(Switches *sw, XNode *n, const XNode *piece)
     }
 }
 
-static void build_rhs(Jacobian *J, const Emitter *trig)
+static void build_rhs(Jacobian *J, const TimeTrig *trig)
 {
     const Model *m = J->m;
     XGraph *g = J->g;
@@ -253,7 +253,7 @@ static void build_resets(Jacobian *J)
     collect_failures(J, JAC_RESETS, &b, &d);
 }
 
-Jacobian *jacobian_build(const Model *m, const Emitter *trig)
+Jacobian *jacobian_build(const Model *m, const TimeTrig *trig)
 {
     Jacobian *J = arena_alloc(sizeof *J);
     J->m = m;

@@ -16,10 +16,10 @@
 #define ODEGEN_JACOBIAN_H
 
 #include "deriv/deriv.h"
-#include "emit/emit.h"
 #include "deriv/expr_cse.h"
 #include "deriv/expr_graph.h"
 #include "check/model.h"
+#include "deriv/time_trig.h"
 
 typedef enum JacGroup { JAC_RHS, JAC_EVENTS, JAC_RESETS, JAC_NGROUPS } JacGroup;
 
@@ -88,9 +88,9 @@ typedef struct Jacobian {
     ResetJac start, end, *on_event;
 } Jacobian;
 
-/* trig: the emitter whose E->trig lists the right-hand side's sin/cos of time
- * (find_time_trig has run). */
-Jacobian *jacobian_build(const Model *m, const Emitter *trig);
+/* trig: the right-hand side's sin/cos of time (find_time_trig has run;
+ * NULL: none are special). */
+Jacobian *jacobian_build(const Model *m, const TimeTrig *trig);
 
 /* Reports why a group cannot be differentiated (error_at, naming `feature`,
  * e.g. "--print jacobian"); false then. */

@@ -1,5 +1,7 @@
-/* lyapunov.c — what `lyapunov N` asks of the model's derivatives, checked
- * when the model is (before anything is written, and by --check):
+/* needs.c — what `lyapunov N` and a stiff method ask of the model's
+ * derivatives, checked after the model is (before anything is written, and
+ * by --check).  A stiff method (rodas5p, ros3p) needs the exact Jacobian of
+ * the right-hand side.  `lyapunov N` needs:
  *   - the Jacobian of the right-hand side, and, where a block assigns states,
  *     the gradients of the event functions and the blocks' Jacobians (the
  *     saltation matrices): a construct that cannot be differentiated is an
@@ -11,12 +13,13 @@
  *     saltation of a switching surface), unless the switch is written as an
  *     event whose statements assign states.
  */
-#include "deriv/lyapunov.h"
+#include "deriv/needs.h"
 
 #include "base/arena.h"
-#include "front/diag.h"
-#include "deriv/jacobian.h"
 #include "check/method.h"
+#include "deriv/jacobian.h"
+#include "deriv/time_trig.h"
+#include "front/diag.h"
 
 /* Whether statements assign a state (inside ifs too). */
 static bool assigns_state(const Node *stmts)
@@ -54,15 +57,16 @@ static void warn_jumps(const Model *m, const Jacobian *J)
     }
 }
 
-void check_lyapunov_derivatives(const Model *m)
+bool check_lyapunov_derivatives(const Model *m)
 {
-    if (!m->nlyap) return;
+    if (!m->nlyap) return true;
+    int errors = diag_error_count();
     if (method_is_rosenbrock(m->method)) {   /* (tangent.h steps the tangents with an explicit method's stages) */
         error_at(m->lyap_loc,
                  "lyapunov with the stiff method %s is not available yet: the tangent vectors follow an explicit "
                  "method's stages; use an explicit method (meth=rkck45, dopri5, dop853, ...)",
                  method_name(m->method));
-        return;
+        return false;
     }
     const Jacobian *J = jacobian_build(m, NULL);
     bool ok = jacobian_require(J, JAC_RHS, "lyapunov");
@@ -73,4 +77,14 @@ void check_lyapunov_derivatives(const Model *m)
     if (ok && (event_resets || assigns_state(m->on_start.body) || assigns_state(m->on_end.body)))
         ok = jacobian_require(J, JAC_RESETS, "lyapunov (the Jacobian of a block that assigns states)");
     if (ok) warn_jumps(m, J);
+    return diag_error_count() == errors;
+}
+
+bool method_check_derivatives(const Model *m)
+{
+    if (!method_is_rosenbrock(m->method)) return true;
+    TimeTrig trig = {0};
+    find_time_trig(m, &trig);
+    return jacobian_require(jacobian_build(m, &trig), JAC_RHS,
+                            arena_printf("meth=%s (a stiff method, on the exact Jacobian)", method_name(m->method)));
 }

@@ -1,16 +1,18 @@
-/* emit_trig.c — sin and cos of time in the right-hand side.
+/* time_trig.c — sin and cos of time in the right-hand side.
  *
  * An argument affine in t with per-system coefficients (cos(t),
  * sin(2*pi*f*t + phi)) advances by a fixed angle a*h per step, so RK4 needs
  * its sin and cos only once per step: the stages follow by angle addition
- * (solver.h).  This file finds those arguments and their rates a = d/dt.
+ * (solver.h).  This file finds those arguments and their rates a = d/dt;
+ * the emitter writes them (emit/emit.c) and the derivatives read them as
+ * the same slots (expr_build.c).
  */
 #include <stdlib.h>
 #include <string.h>
 
+#include "deriv/time_trig.h"
+
 #include "base/arena.h"
-#include "base/builtins.h"
-#include "emit/emit.h"
 #include "base/util.h"
 
 enum { NOT_AFFINE = -1, CONSTANT = 0, AFFINE = 1 };
@@ -96,48 +98,47 @@ static bool same_expr(const Node *a, const Node *b)
     }
 }
 
-int trig_index(const Emitter *E, const Node *arg)
+int trig_index(const TimeTrig *tt, const Node *arg)
 {
-    for (int i = 0; i < E->ntrig; i++)
-        if (same_expr(E->trig[i].arg, arg)) return i;
+    for (int i = 0; i < tt->n; i++)
+        if (same_expr(tt->arg[i].arg, arg)) return i;
     return -1;
 }
 
-static void visit(Emitter *E, const Node *n, const Symbol **seen, int *nseen)
+static void visit(TimeTrig *tt, const Node *n, const Symbol **seen, int *nseen)
 {
     if (!n) return;
     if (n->kind == N_CALL && !n->sym && n->args && !n->args->next &&
         (name_eq(n->name, "sin") || name_eq(n->name, "cos")) && affinity(n->args) == AFFINE) {
-        int k = trig_index(E, n->args);
+        int k = trig_index(tt, n->args);
         if (k < 0) {
-            if ((E->ntrig & (E->ntrig - 1)) == 0) {
-                TrigArg *grown = arena_alloc(sizeof *grown * (size_t)(E->ntrig ? 2 * E->ntrig : 4));
-                if (E->ntrig) memcpy(grown, E->trig, sizeof *grown * (size_t)E->ntrig);
-                E->trig = grown;
+            if ((tt->n & (tt->n - 1)) == 0) {
+                TrigArg *grown = arena_alloc(sizeof *grown * (size_t)(tt->n ? 2 * tt->n : 4));
+                if (tt->n) memcpy(grown, tt->arg, sizeof *grown * (size_t)tt->n);
+                tt->arg = grown;
             }
-            k = E->ntrig++;
-            E->trig[k].arg = n->args;
-            E->trig[k].need_sin = E->trig[k].need_cos = false;
+            k = tt->n++;
+            tt->arg[k].arg = n->args;
+            tt->arg[k].need_sin = tt->arg[k].need_cos = false;
         }
-        if (name_eq(n->name, "sin")) E->trig[k].need_sin = true;
-        else E->trig[k].need_cos = true;
+        if (name_eq(n->name, "sin")) tt->arg[k].need_sin = true;
+        else tt->arg[k].need_cos = true;
     }
     if (n->kind == N_NAME && n->sym && n->sym->kind == SYM_TEMP) {
         for (int i = 0; i < *nseen; i++)
             if (seen[i] == n->sym) return;
         seen[(*nseen)++] = n->sym;
-        visit(E, n->sym->expr, seen, nseen);
+        visit(tt, n->sym->expr, seen, nseen);
     }
-    visit(E, n->lhs, seen, nseen);
-    visit(E, n->rhs, seen, nseen);
-    visit(E, n->cond, seen, nseen);
-    for (const Node *a = n->args; a; a = a->next) visit(E, a, seen, nseen);
+    visit(tt, n->lhs, seen, nseen);
+    visit(tt, n->rhs, seen, nseen);
+    visit(tt, n->cond, seen, nseen);
+    for (const Node *a = n->args; a; a = a->next) visit(tt, a, seen, nseen);
 }
 
-void find_time_trig(Emitter *E)
+void find_time_trig(const Model *m, TimeTrig *tt)
 {
-    const Model *m = E->m;
     const Symbol **seen = arena_alloc(sizeof(Symbol *) * (size_t)(m->ntemp + 1));
     int nseen = 0;
-    for (int i = 0; i < m->nstate; i++) visit(E, m->states[i]->expr, seen, &nseen);
+    for (int i = 0; i < m->nstate; i++) visit(tt, m->states[i]->expr, seen, &nseen);
 }

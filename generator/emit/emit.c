@@ -72,7 +72,7 @@ static void emit_constants(Emitter *E)
                m->nevent);
     buf_printf(o, "#define ODE_NFIELD %d              /* states, aux, accessories, parameters, derived, t, t0, t1%s */\n",
                nfield, m->nlyap || m->period_field ? ", lyapunov, period" : "");
-    buf_printf(o, "#define ODE_NTRIG %d               /* sin/cos of time in the right-hand side */\n", E->ntrig);
+    buf_printf(o, "#define ODE_NTRIG %d               /* sin/cos of time in the right-hand side */\n", E->trig.n);
     if (m->plain_trig)
         buf_puts(o, "#define ODE_TRIG_ROTATE 0         /* --no-time-trig: no angle addition in RK4 */\n");
     buf_printf(o, "#define ODE_METHOD %d               /* %s: %s (tableaux.h) */\n", (int)m->method,
@@ -246,7 +246,7 @@ static void emit_rhs(Emitter *E)
 {
     const Model *m = E->m;
     Refs r = {0}, none = {0};
-    r.trig_from = E;
+    r.trig_from = &E->trig;
     for (int i = 0; i < m->nstate; i++) refs_expr(&r, m->states[i]->expr);
     buf_puts(E->out, "/* The right-hand side dy/dt at (t, ode_y); sin/cos of time come from ode_tr. */\n");
     buf_puts(E->out, "ODE_HD static ODE_INLINE void ode_model_rhs(const OdeSystem *ode_s, ode_real t,\n"
@@ -273,7 +273,7 @@ static void emit_rhs(Emitter *E)
 static void emit_trig(Emitter *E)
 {
     Refs r = {0}, none = {0};
-    for (int k = 0; k < E->ntrig; k++) refs_expr(&r, E->trig[k].arg);
+    for (int k = 0; k < E->trig.n; k++) refs_expr(&r, E->trig.arg[k].arg);
     for (int full = 0; full < 2; full++) {
         if (full)
             buf_puts(E->out, "/* Both sin and cos of each argument, for RK4's angle addition. */\n");
@@ -282,8 +282,8 @@ static void emit_trig(Emitter *E)
         buf_printf(E->out, "ODE_HD static ODE_INLINE void ode_model_trig%s(const OdeSystem *ode_s, ode_real t, OdeTrig *ode_tr)\n"
                            "{\n    (void)ode_s;\n    (void)t;\n    (void)ode_tr;\n", full ? "_full" : "");
         emit_locals(E, &r, &none, STATES_FROM_Y, false, 0);
-        for (int k = 0; k < E->ntrig; k++) {
-            const TrigArg *a = &E->trig[k];
+        for (int k = 0; k < E->trig.n; k++) {
+            const TrigArg *a = &E->trig.arg[k];
             to_user_line(E, a->arg->loc.line);
             if (full || (a->need_sin && a->need_cos)) {
                 buf_puts(E->out, "    ode_sincos(");
@@ -300,9 +300,9 @@ static void emit_trig(Emitter *E)
         buf_puts(E->out, "}\n\n");
     }
     Refs rr = {0};
-    Node **rates = arena_alloc(sizeof(Node *) * (size_t)(E->ntrig + 1));
-    for (int k = 0; k < E->ntrig; k++) {
-        rates[k] = time_rate(E->trig[k].arg);
+    Node **rates = arena_alloc(sizeof(Node *) * (size_t)(E->trig.n + 1));
+    for (int k = 0; k < E->trig.n; k++) {
+        rates[k] = time_rate(E->trig.arg[k].arg);
         refs_expr(&rr, rates[k]);
     }
     buf_puts(E->out, "/* d/dt of each argument: its angle grows by rate*h in a step h. */\n");
@@ -310,12 +310,12 @@ static void emit_trig(Emitter *E)
                      "{\n    (void)ode_s;\n    (void)ode_k;\n");
     emit_locals(E, &rr, &none, STATES_FROM_Y, false, 0);
     buf_puts(E->out, "    switch (ode_k) {\n");
-    for (int k = 0; k < E->ntrig; k++) {
-        buf_printf(E->out, "    %s: return ", k + 1 == E->ntrig ? "default" : arena_printf("case %d", k));
+    for (int k = 0; k < E->trig.n; k++) {
+        buf_printf(E->out, "    %s: return ", k + 1 == E->trig.n ? "default" : arena_printf("case %d", k));
         emit_value(E, rates[k], 0);
         buf_puts(E->out, ";\n");
     }
-    if (!E->ntrig) buf_printf(E->out, "    default: return %s;\n", c_literal(0.0, E->single));
+    if (!E->trig.n) buf_printf(E->out, "    default: return %s;\n", c_literal(0.0, E->single));
     buf_puts(E->out, "    }\n}\n\n");
 }
 
@@ -797,7 +797,7 @@ bool emit_model(const Model *model, GeneratedFile files[GENERATED_FILES])
     E.single = m->single;
     E.cu_name = arena_printf("%s.cu", m->name);
     mark_all_powers(&E);
-    find_time_trig(&E);
+    find_time_trig(E.m, &E.trig);
     emit_jacobian_prepare(&E);
     files[0].name = E.cu_name;
     files[1].name = arena_printf("%s.h", m->name);

@@ -13,6 +13,7 @@
 
 #include "base/buf.h"
 #include "check/model.h"
+#include "deriv/time_trig.h"
 
 /* What the generator writes, in memory, before anything touches the disk. */
 typedef struct GeneratedFile {
@@ -30,13 +31,6 @@ bool emit_model(const Model *m, GeneratedFile files[GENERATED_FILES]);
 
 /* ---- shared by the emitter's parts (emit_expr.c) ---- */
 
-/* sin(arg) / cos(arg) in the right-hand side, with arg affine in t
- * (a t + b, a and b fixed per system): computed once per step (solver.h). */
-typedef struct TrigArg {
-    const Node *arg;
-    bool need_sin, need_cos;
-} TrigArg;
-
 typedef struct Emitter {
     const Model *m;
     Buf *out;
@@ -45,8 +39,7 @@ typedef struct Emitter {
     bool single;              /* float precision */
     bool expand_values;       /* blocks: temporaries and aux are written inline */
     unsigned long long powers;/* bit k: the helper for x^k (2 ≤ k < 64) is needed */
-    TrigArg *trig;            /* the right-hand side's sin/cos of time */
-    int ntrig;
+    TimeTrig trig;            /* the right-hand side's sin/cos of time (deriv/time_trig.c) */
     bool use_trig;            /* inside ode_model_rhs: read them from ode_tr */
     struct Jacobian *jac;     /* the model's derivatives (emit_jacobian.c) */
 } Emitter;
@@ -55,7 +48,7 @@ typedef struct Emitter {
 typedef struct Refs {
     const Symbol **s;
     int n;
-    const Emitter *trig_from;   /* sin/cos of time read from ode_tr: their arguments are not read */
+    const TimeTrig *trig_from;  /* sin/cos of time read from ode_tr: their arguments are not read */
 } Refs;
 typedef enum { STATES_FROM_Y, STATES_FROM_SYSTEM } StateSource;
 
@@ -81,12 +74,6 @@ void emit_cond(Emitter *E, const Node *n, int prec);
 void assign_cnames(Model *m);
 /* The integer exponent of x^n that becomes multiplications, or 0. */
 int integer_power(const Node *pow_node);
-/* Finds the sin/cos of time in the right-hand side (fills E->trig). */
-void find_time_trig(Emitter *E);
-/* d/dt of an argument affine in t, as an expression (NULL for 0). */
-Node *time_rate(const Node *arg);
-/* The entry of E->trig for this argument, or -1. */
-int trig_index(const Emitter *E, const Node *arg);
 /* odegen's version, the .ode file's name and text, the options (emit_provenance.c). */
 void emit_provenance(Emitter *E);
 /* The model's tables: their values and lookup functions (emit_tables.c). */

@@ -179,7 +179,7 @@ static void emit_call(Emitter *E, const Node *n)
         return;
     }
     if (E->use_trig && n->args && (name_eq(n->name, "sin") || name_eq(n->name, "cos"))) {
-        int k = trig_index(E, n->args);
+        int k = trig_index(&E->trig, n->args);
         if (k >= 0) {   /* sin/cos of time: computed once per step by the solver */
             buf_printf(E->out, "ode_tr->%c[%d]", tolower((unsigned char)n->name[0]) == 's' ? 's' : 'c', k);
             return;

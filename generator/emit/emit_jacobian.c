@@ -575,7 +575,7 @@ static void not_available(Emitter *E, const JacFailure *f, const char *macro)
 
 void emit_jacobian_prepare(Emitter *E)
 {
-    E->jac = jacobian_build(E->m, E);
+    E->jac = jacobian_build(E->m, &E->trig);
     const XGraph *g = E->jac->g;
     for (int i = 0; i < g->nnodes; i++) {   /* ode_powK helpers that the writer may call */
         const XNode *n = g->nodes[i];

@@ -359,12 +359,9 @@ static void print_cost(Printer *p)
 
 int print_jacobian(const Model *m, FILE *out)
 {
-    Emitter E;
-    memset(&E, 0, sizeof E);
-    E.m = m;
-    E.single = m->single;
-    find_time_trig(&E);
-    const Jacobian *J = jacobian_build(m, &E);
+    TimeTrig trig = {0};
+    find_time_trig(m, &trig);
+    const Jacobian *J = jacobian_build(m, &trig);
     Printer p;
     memset(&p, 0, sizeof p);
     p.J = J;

@@ -11,13 +11,9 @@
 #define ODEGEN_DIAG_H
 
 #include <stdio.h>
-#include "front/ast.h"
 
-#if defined(__GNUC__)
-#define ODEGEN_PRINTF(fmt, args) __attribute__((format(printf, fmt, args)))
-#else
-#define ODEGEN_PRINTF(fmt, args)
-#endif
+#include "base/util.h"
+#include "front/ast.h"
 
 /* The file being translated: its path as given and its whole text.  Starts a
  * new count of errors (a process may translate several texts: the fuzzer). */

@@ -44,11 +44,9 @@ static Model *load(const char *text)
 
 static const Jacobian *differentiate(Model *m)
 {
-    Emitter E;
-    memset(&E, 0, sizeof E);
-    E.m = m;
-    find_time_trig(&E);
-    return jacobian_build(m, &E);
+    TimeTrig trig = {0};
+    find_time_trig(m, &trig);
+    return jacobian_build(m, &trig);
 }
 
 /* The generated source of m (the .cu text). */

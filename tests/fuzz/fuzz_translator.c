@@ -2,8 +2,9 @@
  *
  * Each input is one .ode file.  It goes through what `odegen FILE -o DIR`
  * does before touching the disk: the scanner and parser (parse_program), the
- * checks (check_program) and, when the model is valid, the emitter
- * (emit_model) into memory buffers.  Messages go to /dev/null.  A crash, a
+ * checks (check_program, then what lyapunov and a stiff method need of the
+ * derivatives) and, when the model is valid, the emitter (emit_model) into
+ * memory buffers.  Messages go to /dev/null.  A crash, a
  * sanitizer report (ASan, UBSan), a leak or a run over the time limit is a
  * finding; see tests/fuzz/README.md.
  *
@@ -21,6 +22,7 @@
 #include "front/diag.h"
 #include "emit/emit.h"
 #include "check/model.h"
+#include "deriv/needs.h"
 #include "front/parse.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -35,6 +37,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     diag_set_source("fuzz.ode", text, size);
     Program *prog = parse_program("fuzz.ode", text, size);
     Model *m = check_program(prog, -1);
+    if (m && !check_lyapunov_derivatives(m)) m = NULL;
+    if (m && !method_check_derivatives(m)) m = NULL;
     if (m) {
         GeneratedFile files[GENERATED_FILES];
         emit_model(m, files);
