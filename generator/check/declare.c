@@ -1,4 +1,4 @@
-/* declare.c — Every declaration of the (array-expanded) program
+/* declare.c — every declaration of the (array-expanded) program
  * becomes a symbol of the model: states, parameters, numbers, temporaries,
  * aux, accessories, functions, tables, events.  Reports duplicates, reserved
  * and refused names, and the XPPAUT statements odegen does not take. */

@@ -1,4 +1,4 @@
-/* order.c — Functions, derived parameters and temporaries sorted
+/* order.c — functions, derived parameters and temporaries sorted
  * by dependency, so that each is computed after what it reads (a cycle is an
  * error naming its path); and expressions nested too deeply for the
  * recursive passes after this one. */
@@ -101,7 +101,7 @@ void topo_sort(Checker *c, Symbol **syms, int n, SymKind kind)
     if (nout == n) memcpy(syms, out, sizeof(Symbol *) * (size_t)n);
 }
 
-/* How deep the emitter's walks go (emit.c refs_expr, emit_trig.c): they
+/* How deep the emitter's walks go (emit/emit_body.c refs_expr, deriv/time_trig.c): they
  * follow each temporary an expression reads into its definition.  `depth`
  * holds, by declaration index, that depth for the temporaries done so far. */
 static int walk_depth(const Node *n, int here, const int *depth)

@@ -1,4 +1,4 @@
-/* resolve.c — Every name of every expression and block is looked
+/* resolve.c — every name of every expression and block is looked
  * up in the context it appears in (Ctx: what may be read there, what may be
  * assigned), calls are checked against the built-ins and the user's
  * functions, shift() and sum() are resolved; temporaries of parameters only

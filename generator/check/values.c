@@ -1,4 +1,4 @@
-/* values.c — The values known before integrating: numbers,
+/* values.c — the values known before integrating: numbers,
  * parameter values, derived parameters at the default parameters, initial
  * values (constants, or expressions of parameters computed per system), and
  * notes where XPPAUT would read a value differently. */

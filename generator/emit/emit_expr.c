@@ -163,7 +163,7 @@ static void emit_power(Emitter *E, const Node *n, int prec)
 
 static void emit_call(Emitter *E, const Node *n)
 {
-    if (n->sym && n->sym->kind == SYM_TABLE) {   /* a table: its lookup (tables.c) */
+    if (n->sym && n->sym->kind == SYM_TABLE) {   /* a table: its lookup (emit_tables.c) */
         buf_printf(E->out, "ode_table%d(", n->sym->table);
         emit_value(E, n->args, 0);
         buf_puts(E->out, ")");

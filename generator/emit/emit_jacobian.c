@@ -134,7 +134,7 @@ static void power(Writer *w, const XNode *n, int prec)
 
 static void call(Writer *w, const XNode *n)
 {
-    if (n->op == X_TABLE || n->op == X_TABLE_SLOPE) {   /* tables.c's lookup and slope */
+    if (n->op == X_TABLE || n->op == X_TABLE_SLOPE) {   /* emit_tables.c's lookup and slope */
         buf_printf(w->E->out, "ode_table%d%s(", n->k, n->op == X_TABLE ? "" : "_slope");
         value(w, n->a, 0);
         buf_puts(w->E->out, ")");
