@@ -1,6 +1,6 @@
 /* options.c — the run-time options on the host (SPEC §4; templates/options.h
  * is the solver's side): their names, the .ode file's values, the checks a
- * value must pass (those of the file's `@` options, generator/check.c), the
+ * value must pass (those of the file's `@` options, generator/check/options.c), the
  * solver's OdeOptions made from them, and their text for the outputs.  A
  * solver keeps one set of values (library.c), the runner one for its run.
  *
@@ -84,7 +84,7 @@ static int ode_option_used(int k)
     return !adaptive_only || ODE_ADAPTIVE;
 }
 
-/* Checks `value` for option k on its own, as check.c checks the file's `@`
+/* Checks `value` for option k on its own, as check/options.c checks the file's `@`
  * options: 0, or 1 with the reason in why. */
 static int ode_option_check(int k, double value, char *why, size_t size)
 {

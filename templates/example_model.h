@@ -57,7 +57,7 @@
 #define ODE_DEFAULT_TRANSIENT 1024
 #define ODE_DEFAULT_RECORD 32
 #define ODE_BLOCK_SIZE 128           /* default threads per block */
-#define ODEGEN_VERSION "0.2.0"       /* odegen's version (generator/version.h) */
+#define ODEGEN_VERSION "0.2.0"       /* odegen's version (generator/base/version.h) */
 #define ODE_SOURCE_PATH "example.ode"
 #define ODE_OPTIONS_TEXT "meth=rk4, dt=0.01, t0=0, total=6.283185307179586, dtmin=1e-12, dtmax=1000000, " \
                          "hgrow=5, hshrink=0.1, evsteps=50, maxsteps=100000000, bound=1e+100, prec=double"
@@ -142,7 +142,7 @@ ODE_HD static ODE_INLINE void ode_model_on_event(OdeSystem *ode_s, int ode_e) { 
 
 ODE_HD static ODE_INLINE void ode_model_on_end(OdeSystem *ode_s) { (void)ode_s; }
 
-/* ---- derivatives (generator/emit_jacobian.c writes these for every model) ---- */
+/* ---- derivatives (generator/emit/emit_jacobian.c writes these for every model) ---- */
 #define ODE_HAS_JACOBIAN 1
 #define ODE_JAC_NNZ 3                /* non-zero entries of df/dy, of 4 */
 #define ODE_AUTONOMOUS 0             /* df/dt is 0 */

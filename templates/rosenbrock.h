@@ -9,7 +9,7 @@
  * autonomous (ode_model_dfdt), one LU factorisation of W = I/(hγ) - J with
  * partial pivoting (ode_dgetrf) and one forward and back substitution per
  * stage (ode_dgetrs).  Both are generated for the model's size and the
- * Jacobian's sparsity (generator/emit_lu.c): every index is a compile-time
+ * Jacobian's sparsity (generator/emit/emit_lu.c): every index is a compile-time
  * constant and pivoting is done with selects, so that W stays in registers.
  * A rejected trial computes J again (cheaper in registers than keeping n²
  * values alive across the retry).
