@@ -24,7 +24,9 @@
  *   worker → 0   FAIL     OdeFail                            it failed: the chunk and the message
  * A worker sends a chunk's DONE and BLOCKs before it asks for more, so rank
  * 0 knows which chunk each rank's next BLOCK belongs to.  Every wait polls
- * and sleeps: a rank that waits uses no CPU (MPI's blocking calls spin).
+ * and sleeps: a rank that waits uses no CPU (MPI's blocking calls spin); in
+ * the runner it also watches the other ranks (mpi_watch.c: a rank that
+ * stops answering is reported, and with --mpi-timeout ends the job).
  *
  * A rank that fails sends FAIL: rank 0 stops handing out chunks, lets the
  * others finish the chunks they hold, writes what can be written in order
@@ -32,12 +34,7 @@
  */
 #ifdef ODE_MPI
 #ifndef ODEGEN_GENERATED
-#include "runner.c"
-#endif
-#ifndef MPI_VERSION
-#define OMPI_SKIP_MPICXX 1
-#define MPICH_SKIP_MPICXX 1
-#include <mpi.h>
+#include "mpi_watch.c"
 #endif
 
 #include <pthread.h>
@@ -65,29 +62,6 @@ typedef struct OdeFail {
     long long index;           /* the chunk it failed on; -1: none */
     char text[600];
 } OdeFail;
-
-/* Sleeps a little longer each time nothing happens: 20 µs doubling to 1 ms. */
-static void ode_mpi_nap(int *idle)
-{
-    long ns = 20000L << (*idle < 6 ? *idle : 6);
-    if (ns > 1000000L) ns = 1000000L;
-    struct timespec ts;
-    ts.tv_sec = 0;
-    ts.tv_nsec = ns;
-    nanosleep(&ts, NULL);
-    (*idle)++;
-}
-
-/* MPI_Wait that sleeps instead of spinning. */
-static int ode_mpi_wait(MPI_Request *req)
-{
-    int done = 0, idle = 0;
-    while (!done) {
-        if (MPI_Test(req, &done, MPI_STATUS_IGNORE) != MPI_SUCCESS) return -1;
-        if (!done) ode_mpi_nap(&idle);
-    }
-    return 0;
-}
 
 /* ------------------------------------------------------------------ the manager (rank 0) */
 
@@ -348,6 +322,7 @@ static int ode_mgr_receive(OdeManager *m, int k)
             return 1;
         }
         if (!flag) return progress;
+        ode_watch_heard(k);
         /* A block before its turn, and memory full: later (rank k waits). */
         if (st.MPI_TAG == ODE_TAG_BLOCK && rk->sending != m->written && m->held_bytes >= m->budget && !m->failed)
             return progress;
@@ -418,6 +393,7 @@ static void ode_mgr_run(OdeManager *m)
     for (;;) {
         if (ode_mgr_step(m)) idle = 0;
         else ode_mpi_nap(&idle);
+        ode_watch_check("collecting the chunks' results");
         pthread_mutex_lock(&m->lock);
         const int over = ode_mgr_over(m);
         pthread_mutex_unlock(&m->lock);
@@ -454,7 +430,7 @@ static int ode_link_request(OdeLink *l)
         return -1;
     MPI_Request req;
     if (MPI_Isend(&l->limit, (int)sizeof l->limit, MPI_BYTE, 0, ODE_TAG_REQUEST, l->comm, &req) != MPI_SUCCESS) return -1;
-    return ode_mpi_wait(&req);
+    return ode_watch_wait(&req, "asking rank 0 for work");
 }
 
 /* The manager's answer: 1 (in *a), 0 not yet (wait 0), -1 on an MPI error. */
@@ -479,7 +455,7 @@ static int ode_link_answer(OdeLink *l, OdeAssign *a, int wait)
     }
     int done = 0;
     if (wait) {
-        if (ode_mpi_wait(&l->answer_req)) return -1;
+        if (ode_watch_wait(&l->answer_req, "expecting work from rank 0")) return -1;
         done = 1;
     } else if (MPI_Test(&l->answer_req, &done, MPI_STATUS_IGNORE) != MPI_SUCCESS) {
         return -1;
@@ -498,7 +474,7 @@ static int ode_link_done(OdeLink *l, const OdeDone *d)
     }
     MPI_Request req;
     if (MPI_Isend((void *)d, (int)sizeof *d, MPI_BYTE, 0, ODE_TAG_DONE, l->comm, &req) != MPI_SUCCESS) return -1;
-    return ode_mpi_wait(&req);
+    return ode_watch_wait(&req, "sending results to rank 0");
 }
 
 /* Rank 0's own block of chunk j (the manager takes its data), waiting while
@@ -525,7 +501,8 @@ static void ode_link_fail(OdeLink *l, long long index, const char *text)
     f.index = index;
     snprintf(f.text, sizeof f.text, "%s", text);
     MPI_Request req;
-    if (MPI_Isend(&f, (int)sizeof f, MPI_BYTE, 0, ODE_TAG_FAIL, l->comm, &req) == MPI_SUCCESS) ode_mpi_wait(&req);
+    if (MPI_Isend(&f, (int)sizeof f, MPI_BYTE, 0, ODE_TAG_FAIL, l->comm, &req) == MPI_SUCCESS)
+        ode_watch_wait(&req, "telling rank 0 of a failure");
 }
 
 /* ------------------------------------------------------------------ the worker's loop */

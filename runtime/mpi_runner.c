@@ -18,7 +18,10 @@
  *                threads and send them to rank 0.
  * Progress and the summary come from rank 0; a failing rank's message comes
  * from rank 0 too, naming the rank and its node, and no output appears
- * under the final name (a checkpoint keeps what was written).
+ * under the final name (a checkpoint keeps what was written).  The ranks
+ * watch one another while they wait (mpi_watch.c): a rank that stops
+ * answering is reported every --progress-every seconds, and --mpi-timeout
+ * ends the job naming it.
  */
 #ifdef ODE_MPI
 #ifndef ODEGEN_GENERATED
@@ -31,8 +34,6 @@
 #include <string.h>
 #include <sys/syscall.h>
 #include <unistd.h>
-
-#define ODE_HOST 64   /* a node's name, as MPI gives it (cut) */
 
 typedef struct OdeMpiRun {
     OdeJob job;
@@ -53,6 +54,29 @@ typedef struct OdeMpiRun {
 
 /* ------------------------------------------------------------------ agreeing */
 
+/* The collectives of the run, waiting as mpi_watch.c does (a blocking
+ * collective would wait for ever, silently, for a rank that stopped). */
+static int ode_mpi_allreduce(const void *in, void *out, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm)
+{
+    MPI_Request req;
+    if (MPI_Iallreduce(in, out, count, type, op, comm, &req) != MPI_SUCCESS) return -1;
+    return ode_watch_wait(&req, "agreeing on the run");
+}
+
+static int ode_mpi_gather(const void *in, int count, MPI_Datatype type, void *out, MPI_Comm comm)
+{
+    MPI_Request req;
+    if (MPI_Igather(in, count, type, out, count, type, 0, comm, &req) != MPI_SUCCESS) return -1;
+    return ode_watch_wait(&req, "agreeing on the run");
+}
+
+static int ode_mpi_bcast(void *data, int count, MPI_Datatype type, MPI_Comm comm, const char *what)
+{
+    MPI_Request req;
+    if (MPI_Ibcast(data, count, type, 0, comm, &req) != MPI_SUCCESS) return -1;
+    return ode_watch_wait(&req, what);
+}
+
 /* Collective: the worst status of the ranks (an error, else -1 when rank 0
  * stops after --help or --estimate, else 0).  Rank 0 prints the other
  * ranks' errors (its own were printed when they happened), each message
@@ -60,7 +84,7 @@ typedef struct OdeMpiRun {
 static int ode_mpi_agree(const OdeMpiRun *run, int status)
 {
     int both[2] = {status, -status}, worst[2];
-    MPI_Allreduce(both, worst, 2, MPI_INT, MPI_MAX, run->comm);
+    ode_mpi_allreduce(both, worst, 2, MPI_INT, MPI_MAX, run->comm);
     if (worst[0] <= 0) return -worst[1];
     char (*messages)[sizeof ode_last_error] = NULL;
     int *statuses = NULL;
@@ -68,9 +92,8 @@ static int ode_mpi_agree(const OdeMpiRun *run, int status)
         messages = (char(*)[sizeof ode_last_error])calloc((size_t)run->size, sizeof *messages);
         statuses = (int *)calloc((size_t)run->size, sizeof *statuses);
     }
-    MPI_Gather(&status, 1, MPI_INT, statuses, 1, MPI_INT, 0, run->comm);
-    MPI_Gather(ode_last_error, (int)sizeof ode_last_error, MPI_CHAR, messages, (int)sizeof ode_last_error, MPI_CHAR, 0,
-               run->comm);
+    ode_mpi_gather(&status, 1, MPI_INT, statuses, run->comm);
+    ode_mpi_gather(ode_last_error, (int)sizeof ode_last_error, MPI_CHAR, messages, run->comm);
     for (int k = 1; run->rank == 0 && messages && statuses && k < run->size; k++) {
         if (statuses[k] <= 0) continue;
         int seen = 0, also = 0;
@@ -151,9 +174,9 @@ static void ode_mpi_describe(OdeMpiRun *run)
     MPI_Comm_rank(node, &local);
     MPI_Comm_free(&node);
     const int first = local == 0;
-    MPI_Allreduce(&first, &nodes, 1, MPI_INT, MPI_SUM, run->comm);
+    ode_mpi_allreduce(&first, &nodes, 1, MPI_INT, MPI_SUM, run->comm);
     char (*all)[256] = run->rank == 0 ? (char(*)[256])calloc((size_t)run->size, 256) : NULL;
-    MPI_Gather(job->device, 256, MPI_CHAR, all, 256, MPI_CHAR, 0, run->comm);
+    ode_mpi_gather(job->device, 256, MPI_CHAR, all, run->comm);
     if (!all) return;
     char text[sizeof job->device];
     size_t used = (size_t)snprintf(text, sizeof text, "%d rank%s on %d node%s:", run->size, run->size == 1 ? "" : "s",
@@ -225,7 +248,7 @@ static int ode_mpi_deliver(void *ctx, int slot, const OdeAssign *a, OdeLink *l, 
         OdeBlock *blocks = run->pool + (group_index % 2) * threads;
         MPI_Request *sends = run->sends + (group_index % 2) * threads;
         for (int j = 0; j < group; j++) {
-            if (!l->m && sends[j] != MPI_REQUEST_NULL && ode_mpi_wait(&sends[j])) {
+            if (!l->m && sends[j] != MPI_REQUEST_NULL && ode_watch_wait(&sends[j], "sending rows to rank 0")) {
                 snprintf(error, size, "MPI failed sending rows to rank 0");
                 return 1;
             }
@@ -256,7 +279,7 @@ static int ode_mpi_deliver(void *ctx, int slot, const OdeAssign *a, OdeLink *l, 
         }
     }
     for (int j = 0; !l->m && j < 2 * threads; j++) {
-        if (run->sends[j] != MPI_REQUEST_NULL && ode_mpi_wait(&run->sends[j])) {
+        if (run->sends[j] != MPI_REQUEST_NULL && ode_watch_wait(&run->sends[j], "sending rows to rank 0")) {
             snprintf(error, size, "MPI failed sending rows to rank 0");
             return 1;
         }
@@ -281,7 +304,7 @@ static void ode_mpi_sink_chunk(void *sink, const OdeMChunk *c)
     job->progress.finished += c->count;
     ode_ck_chunk(&job->ck, c->first, c->count, &st);
     const double now = ode_clock();
-    if (job->progress.on && now - run->progress_shown >= 0.1) {
+    if (job->progress.on == ODE_PROGRESS_LOG || (job->progress.on && now - run->progress_shown >= 0.1)) {
         ode_progress(&job->progress, 0, 0);
         run->progress_shown = now;
     }
@@ -320,8 +343,8 @@ static int ode_mpi_chunks(OdeMpiRun *run, int workers)
     status = ode_mpi_agree(run, status);
     if (status) return status;
     long long most, resident;
-    MPI_Allreduce(&capacity, &most, 1, MPI_LONG_LONG, MPI_MIN, run->comm);
-    MPI_Allreduce(&job->resident, &resident, 1, MPI_LONG_LONG, MPI_MAX, run->comm);
+    ode_mpi_allreduce(&capacity, &most, 1, MPI_LONG_LONG, MPI_MIN, run->comm);
+    ode_mpi_allreduce(&job->resident, &resident, 1, MPI_LONG_LONG, MPI_MAX, run->comm);
     const long long left = job->total - job->chunks.begin;
     double want = ceil((double)left / (8.0 * workers * slots));
     const double least = job->backend == MODEL_BACKEND_GPU ? (double)resident : 64.0;
@@ -337,8 +360,8 @@ static int ode_mpi_chunks(OdeMpiRun *run, int workers)
 static int ode_mpi_rank0(OdeMpiRun *run, int computes)
 {
     OdeJob *job = &run->job;
-    job->progress.on = !job->r->quiet && isatty(STDERR_FILENO);
-    int status = ode_job_estimate(job, job->progress.on || job->r->estimate_only);
+    ode_progress_init(&job->progress, job->r);
+    int status = ode_job_estimate(job, job->progress.on == ODE_PROGRESS_TERMINAL || job->r->estimate_only);
     if (!status) status = ode_job_output(job, &run->out);
     if (!status && ode_mgr_init(&run->mgr, run->comm, job->chunks.begin, job->total, job->chunks.size, computes))
         status = ode_runtime("out of memory");
@@ -370,7 +393,35 @@ static int ode_mpi_close(OdeMpiRun *run, int status)
     return status ? status : ck_status;
 }
 
+/* Rank 0, when --mpi-timeout ends the job (mpi_watch.c): what is done
+ * committed to the checkpoint, for --resume, and the unfinished output
+ * removed. */
+static void ode_mpi_give_up(void *ctx)
+{
+    OdeMpiRun *run = (OdeMpiRun *)ctx;
+    OdeCheckpoint *ck = &run->job.ck;
+    ode_silent = 0;   /* the job ends here: rank 0 says what it keeps */
+    if (ck->thread_started && ode_ck_finish(ck, 0, ode_runtime) == 0)
+        fprintf(stderr, "%s: checkpoint '%s' keeps %lld of %lld systems: the same command with --resume continues\n",
+                ODE_MODEL_NAME, ck->path, ck->committed > 0 ? ck->committed : 0, ck->systems);
+    if (ode_signal_side_path[0]) unlink(ode_signal_side_path);
+    if (ode_signal_path[0]) unlink(ode_signal_path);
+}
+
+static int ode_mpi_phases(OdeMpiRun *run, OdeRunner *r, int threads_ok);
+
+/* The run, its ranks watching one another (mpi_watch.c) from here to its end. */
 static int ode_mpi_run(OdeMpiRun *run, OdeRunner *r, int threads_ok)
+{
+    if (ode_watch_open(run->comm, r->mpi_timeout, r->progress_every, (const char(*)[ODE_HOST])run->hosts))
+        return ode_mpi_agree(run, ode_runtime("out of memory"));
+    if (run->rank == 0) ode_watch_rank0(ode_mpi_give_up, run, &run->job.progress.shown);
+    const int status = ode_mpi_phases(run, r, threads_ok);
+    ode_watch_close();
+    return status;
+}
+
+static int ode_mpi_phases(OdeMpiRun *run, OdeRunner *r, int threads_ok)
 {
     OdeJob *job = &run->job;
     MPI_Comm node;
@@ -384,8 +435,8 @@ static int ode_mpi_run(OdeMpiRun *run, OdeRunner *r, int threads_ok)
     int status = ode_mpi_agree(run, ode_job_open(job, r));
     if (!status) {
         int lowest = job->backend, highest = job->backend;
-        MPI_Allreduce(&job->backend, &lowest, 1, MPI_INT, MPI_MIN, run->comm);
-        MPI_Allreduce(&job->backend, &highest, 1, MPI_INT, MPI_MAX, run->comm);
+        ode_mpi_allreduce(&job->backend, &lowest, 1, MPI_INT, MPI_MIN, run->comm);
+        ode_mpi_allreduce(&job->backend, &highest, 1, MPI_INT, MPI_MAX, run->comm);
         if (lowest != highest)   /* the same on every rank: rank 0 says it */
             status = ode_runtime("the ranks run on different backends (some have a GPU, some not): give --backend gpu "
                                  "or --backend cpu");
@@ -393,10 +444,12 @@ static int ode_mpi_run(OdeMpiRun *run, OdeRunner *r, int threads_ok)
     if (!status) status = ode_mpi_agree(run, ode_traj_refused(r, "MPI") ? ODE_EXIT_USAGE : 0);
     if (!status) status = ode_mpi_agree(run, run->rank == 0 ? ode_job_checkpoint(job) : 0);
     if (!status) {
-        MPI_Bcast(&job->chunks.begin, 1, MPI_LONG_LONG, 0, run->comm);
+        ode_mpi_bcast(&job->chunks.begin, 1, MPI_LONG_LONG, run->comm, "agreeing on the run");
         status = ode_mpi_chunks(run, workers);
     }
     if (!status) status = ode_mpi_agree(run, ode_job_solvers(job));
+    for (int j = 0; !status && ode_watch.on && run->rank != 0 && j < job->chunks.slots; j++)
+        model_solver_set_progress(job->chunks.solver[j], ode_watch_progress, NULL);   /* signs of life */
     if (!status) {
         /* The format, to prepare blocks; the buffers that send them. */
         ode_mpi_describe(run);
@@ -429,15 +482,17 @@ static int ode_mpi_run(OdeMpiRun *run, OdeRunner *r, int threads_ok)
         w.start = ode_mpi_start;
         w.finish = ode_mpi_finish;
         w.deliver = ode_mpi_deliver;
-        job->progress.start = ode_clock();
+        ode_progress_start(&job->progress);
         const int silent = ode_silent;
         ode_silent = 1;   /* a failure's message comes from rank 0, naming the rank */
         const int failed = ode_chunks_run(&run->mgr, run->comm, run->rank != 0 || computes ? &w : NULL);
         ode_silent = silent;
-        if (run->rank == 0) status = ode_mpi_close(run, failed);
+        /* Every rank is still there before the output is completed (one
+         * stopped now would hold the job at MPI_Finalize, unwatched). */
         MPI_Request req;
-        MPI_Ibcast(&status, 1, MPI_INT, 0, run->comm, &req);
-        ode_mpi_wait(&req);
+        if (MPI_Ibarrier(run->comm, &req) == MPI_SUCCESS) ode_watch_wait(&req, "ending the run");
+        if (run->rank == 0) status = ode_mpi_close(run, failed);
+        ode_mpi_bcast(&status, 1, MPI_INT, run->comm, "ending the run");
         if (!status && run->rank == 0 && !r->quiet) {
             job->integration /= workers > 0 ? workers : 1;
             ode_job_summary(job, run->output_seconds, job->device);

@@ -121,8 +121,9 @@ int model_mpi_scan(MPI_Comm comm, model_solver *solver, long long total, int tra
     int who = rank == 0 ? m.failed : 0;
     if (rank == 0 && m.failed) snprintf(text, sizeof text, "%s", m.failure);
     MPI_Request req;
-    if (MPI_Ibcast(&who, 1, MPI_INT, 0, own, &req) == MPI_SUCCESS) ode_mpi_wait(&req);
-    if (who && MPI_Ibcast(text, (int)sizeof text, MPI_CHAR, 0, own, &req) == MPI_SUCCESS) ode_mpi_wait(&req);
+    if (MPI_Ibcast(&who, 1, MPI_INT, 0, own, &req) == MPI_SUCCESS) ode_watch_wait(&req, "ending the scan");
+    if (who && MPI_Ibcast(text, (int)sizeof text, MPI_CHAR, 0, own, &req) == MPI_SUCCESS)
+        ode_watch_wait(&req, "ending the scan");
     if (rank == 0) ode_mgr_free(&m);
     MPI_Comm_free(&own);
 

@@ -357,13 +357,20 @@ typedef struct OdeCut {
 
 static void ode_cut_plan(OdeCut *c, const OdeChunkView *ch, size_t row_bound, size_t block_bytes)
 {
+    if (ch->record <= 0) {   /* --recorded 0: no rows, no blocks */
+        c->whole = 1;
+        c->nsys = c->nrep = 0;
+        c->per_system = 1;
+        c->pieces = 0;
+        return;
+    }
     long long rows_per_block = (long long)(block_bytes / (row_bound ? row_bound : 1));
     if (rows_per_block < 1) rows_per_block = 1;
     c->whole = ch->record <= rows_per_block;
     c->nsys = c->whole ? (int)(rows_per_block / ch->record) : 1;
     c->nrep = c->whole ? ch->record : (int)rows_per_block;
     c->per_system = c->whole ? 1 : (ch->record + c->nrep - 1) / c->nrep;
-    c->pieces = ch->record == 0 ? 0 : c->whole ? (ch->count + c->nsys - 1) / c->nsys : (long long)ch->count * c->per_system;
+    c->pieces = c->whole ? (ch->count + c->nsys - 1) / c->nsys : (long long)ch->count * c->per_system;
 }
 
 /* The rows of block q of the cut (the block's data is left alone). */

@@ -379,6 +379,11 @@ typedef struct OdeRunner {
     const char *checkpoint;               /* --checkpoint FILE, or NULL */
     double checkpoint_every;              /* --checkpoint-every S (seconds) */
     int resume;                           /* --resume */
+    double progress_every;                /* --progress-every S: between progress lines when standard
+                                             error is not a terminal, and between reports of an MPI
+                                             rank that does not answer (default 60; 0: none) */
+    double mpi_timeout;                   /* --mpi-timeout S: an MPI job whose rank does not answer
+                                             for S seconds ends (0: never) */
     char *command_line;                   /* for the output's description */
 } OdeRunner;
 
@@ -436,8 +441,15 @@ static void ode_help(FILE *f)
                "  --resume                continue from --checkpoint FILE (from the start if there is\n"
                "                          none yet); the output is that of an uninterrupted run\n"
                "  --quiet                 no progress line and no summary on standard error\n"
-               "  --help                  this text\n\n",
+               "  --progress-every S      where standard error is not a terminal (a batch job's log),\n"
+               "                          a progress line every S seconds (default 60; 0: none)\n",
             ODE_BLOCK_SIZE, ODE_BLOCK_SIZE, ODE_CPU_CHUNK, ODE_GPU_CHUNK);
+#ifdef ODE_MPI
+    fprintf(f, "  --mpi-timeout S         under mpirun: end the job, naming the rank, when a rank has\n"
+               "                          not answered for S seconds (default: wait for ever, saying\n"
+               "                          so every --progress-every seconds); a checkpoint is kept\n");
+#endif
+    fprintf(f, "  --help                  this text\n\n");
     fprintf(f, "Model %s:\n  states (initial value):", ODE_MODEL_NAME);
     for (int i = 0; i < ODE_NSTATE; i++) fprintf(f, " %s=%s", model_name(MODEL_KIND_STATE, i), ode_short(x, sizeof x, ode_state_default[i]));
     fprintf(f, "\n  parameters (default):  ");
@@ -646,13 +658,15 @@ static int ode_parse_set_name(OdeRunner *r, const char *name)
 static const char *const ode_option_names[] = {"--backend", "--set", "--set-name", "--scan", "--transient", "--recorded",
                                                "--fields", "--output", "--devices", "--block", "--balance",
                                                "--chunk", "--estimate", "--quiet", "--help", "--checkpoint",
-                                               "--checkpoint-every", "--resume"};
+                                               "--checkpoint-every", "--resume", "--progress-every",
+                                               "--mpi-timeout"};
 
 /* Parses the command line into r: 0, or the exit status (-1: --help shown). */
 static int ode_parse_args(OdeRunner *r, int argc, char **argv)
 {
     int devices_given = 0, every_given = 0;
     r->checkpoint_every = 60;
+    r->progress_every = 60;
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
         char opt[64];
@@ -692,7 +706,8 @@ static int ode_parse_args(OdeRunner *r, int argc, char **argv)
                           strcmp(arg, "--transient") == 0 || strcmp(arg, "--recorded") == 0 ||
                           strcmp(arg, "--fields") == 0 || strcmp(arg, "--devices") == 0 ||
                           strcmp(arg, "--block") == 0 || strcmp(arg, "--balance") == 0 || strcmp(arg, "--chunk") == 0 ||
-                          strcmp(arg, "--checkpoint") == 0 || strcmp(arg, "--checkpoint-every") == 0;
+                          strcmp(arg, "--checkpoint") == 0 || strcmp(arg, "--checkpoint-every") == 0 ||
+                          strcmp(arg, "--progress-every") == 0 || strcmp(arg, "--mpi-timeout") == 0;
         if (!known) {
             const char *best = NULL;
             int best_d = 3;
@@ -767,6 +782,15 @@ static int ode_parse_args(OdeRunner *r, int argc, char **argv)
             if (ode_parse_real(v, &r->checkpoint_every) || r->checkpoint_every < 0)
                 return ode_usage("--checkpoint-every expects seconds (a number, 0 or more), got '%s'", v);
             every_given = 1;
+        } else if (strcmp(arg, "--progress-every") == 0) {
+            if (ode_parse_real(v, &r->progress_every) || r->progress_every < 0)
+                return ode_usage("--progress-every expects seconds (a number, 0 or more), got '%s'", v);
+        } else if (strcmp(arg, "--mpi-timeout") == 0) {
+#ifndef ODE_MPI
+            return ode_usage("--mpi-timeout: this runner was built without MPI (make MPI=1)");
+#endif
+            if (ode_parse_real(v, &r->mpi_timeout) || !(r->mpi_timeout > 0) || r->mpi_timeout > 1e9)
+                return ode_usage("--mpi-timeout expects seconds (a number above 0), got '%s'", v);
         }
         if (rc) return rc;
     }
@@ -790,8 +814,15 @@ static int ode_parse_args(OdeRunner *r, int argc, char **argv)
 
 /* ------------------------------------------------------------------ progress */
 
+/* Where standard error is a terminal, a line redrawn in place (at most ten
+ * times a second); elsewhere (a batch job's log, which has no terminal) a
+ * line of its own every --progress-every seconds. */
+enum { ODE_PROGRESS_OFF, ODE_PROGRESS_TERMINAL, ODE_PROGRESS_LOG };
+
 typedef struct OdeProgress {
-    int on;
+    int on;               /* ODE_PROGRESS_* */
+    double every;         /* LOG: seconds between lines */
+    double last;          /* LOG: when the last line was written (or the run started) */
     double start;
     long long finished;   /* systems of the chunks already collected */
     long long total;
@@ -805,23 +836,51 @@ static double ode_clock(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+/* The progress wanted: none with --quiet, else on a terminal or in a log. */
+static void ode_progress_init(OdeProgress *p, const OdeRunner *r)
+{
+    p->on = r->quiet ? ODE_PROGRESS_OFF
+            : isatty(STDERR_FILENO) ? ODE_PROGRESS_TERMINAL
+            : r->progress_every > 0 ? ODE_PROGRESS_LOG
+                                    : ODE_PROGRESS_OFF;
+    p->every = r->progress_every;
+}
+
+/* The run starts now (the first line in a log comes `every` seconds later). */
+static void ode_progress_start(OdeProgress *p)
+{
+    p->start = p->last = ode_clock();
+}
+
 static int ode_progress(void *user, long done, long total)
 {
     OdeProgress *p = (OdeProgress *)user;
     (void)total;
     if (!p->on) return 0;
+    const double now = ode_clock();
+    if (p->on == ODE_PROGRESS_LOG) {
+        if (now - p->last < p->every) return 0;
+        p->last = now;
+    }
     const long long all = p->finished + done;
-    const double elapsed = ode_clock() - p->start;
+    const double elapsed = now - p->start;
     const double rate = elapsed > 0 ? (double)all / elapsed : 0.0;
     char left[64] = "";
     if (rate > 0 && all > 0) {
         const long long s = (long long)((double)(p->total - all) / rate + 0.5);
         snprintf(left, sizeof left, ", %lld:%02lld:%02lld left", s / 3600, s / 60 % 60, s % 60);
     }
-    fprintf(stderr, "\r%s: %lld / %lld systems (%.1f%%), %.4g systems/s%s\033[K", ODE_MODEL_NAME, all, p->total,
-            100.0 * (double)all / (double)p->total, rate, left);
+    const double percent = p->total > 0 ? 100.0 * (double)all / (double)p->total : 100.0;
+    if (p->on == ODE_PROGRESS_LOG) {
+        const long long e = (long long)(elapsed + 0.5);
+        fprintf(stderr, "%s: progress: %lld / %lld systems (%.1f%%) after %lld:%02lld:%02lld, %.4g systems/s%s\n",
+                ODE_MODEL_NAME, all, p->total, percent, e / 3600, e / 60 % 60, e % 60, rate, left);
+    } else {
+        fprintf(stderr, "\r%s: %lld / %lld systems (%.1f%%), %.4g systems/s%s\033[K", ODE_MODEL_NAME, all, p->total,
+                percent, rate, left);
+        p->shown = 1;
+    }
     fflush(stderr);
-    p->shown = 1;
     return 0;
 }
 
@@ -1581,7 +1640,7 @@ static int ode_job_loop(OdeJob *job, OdeOutput *out)
     OdeChunks *c = &job->chunks;
     const OdeRunner *r = job->r;
     int status = 0;
-    job->progress.start = ode_clock();
+    ode_progress_start(&job->progress);
     const double t_first = ode_clock();
     for (long long k = 0; k < c->slots && k < c->count && !status; k++)
         status = ode_chunk_start(c, (int)k, &job->plan, r, ode_chunk_first(c, k), ode_chunk_length(c, k));
@@ -1645,8 +1704,8 @@ static int ode_run(OdeRunner *r)
         c->count = c->size && left > 0 ? (left + c->size - 1) / c->size : 0;
     }
     if (!status) status = ode_job_solvers(&job);
-    job.progress.on = !r->quiet && isatty(STDERR_FILENO);
-    if (!status) status = ode_job_estimate(&job, job.progress.on || r->estimate_only);
+    ode_progress_init(&job.progress, r);
+    if (!status) status = ode_job_estimate(&job, job.progress.on == ODE_PROGRESS_TERMINAL || r->estimate_only);
     for (int j = 0; j < c->slots && !status && job.progress.on; j++)
         model_solver_set_progress(c->solver[j], ode_progress, &job.progress);
 

@@ -17,7 +17,9 @@ enum {
     ODE_STATUS_FINISHED = 1,    /* reached t1 */
     ODE_STATUS_EVENT = 2,       /* an event's `stop` count was reached */
     ODE_STATUS_EQUILIBRIUM = 3, /* `evsteps` accepted steps inside one event zone */
-    ODE_STATUS_MAXSTEPS = 4,    /* `maxsteps` steps in one integration */
+    ODE_STATUS_MAXSTEPS = 4,    /* `maxsteps` steps in one integration (stays, like bound: a system
+                                   that never reaches its event would take maxsteps steps again in
+                                   every later integration) */
     ODE_STATUS_BOUND = 5,       /* a state beyond ±bound (stays: later integrations are skipped) */
     ODE_STATUS_NAN = 6,         /* NaN or Inf that no smaller step avoids (stays, like bound) */
     ODE_STATUS_SINGULAR = 7,    /* a stiff method's W = I/(hγ) - J singular or not finite at the smallest
@@ -26,8 +28,11 @@ enum {
 };
 #define ODE_NSTATUS 8
 
-/* Failures that leave no state to go on from. */
-#define ODE_STATUS_IS_STICKY(s) ((s) == ODE_STATUS_BOUND || (s) == ODE_STATUS_NAN || (s) == ODE_STATUS_SINGULAR)
+/* Failures that end a system's scan: its later integrations are skipped, and their rows carry
+ * the status.  bound, nan and singular leave no state to go on from; maxsteps would spend
+ * maxsteps steps again on every later integration. */
+#define ODE_STATUS_IS_STICKY(s)                                                                     \
+    ((s) == ODE_STATUS_MAXSTEPS || (s) == ODE_STATUS_BOUND || (s) == ODE_STATUS_NAN || (s) == ODE_STATUS_SINGULAR)
 
 /* Zero-length arrays are not C: every array has at least one element. */
 #define ODE_ALLOC(n) ((n) > 0 ? (n) : 1)

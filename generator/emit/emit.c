@@ -625,6 +625,7 @@ static void emit_source(Emitter *E)
     append_template(E, "runtime/checkpoint.c", true);
     append_template(E, "runtime/runner.c", true);
     append_template(E, "runtime/runner_save.c", true);
+    append_template(E, "runtime/mpi_watch.c", true);
     append_template(E, "runtime/mpi_chunks.c", true);
     append_template(E, "runtime/mpi_runner.c", true);
     append_template(E, "runtime/mpi_scan.c", true);

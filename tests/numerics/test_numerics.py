@@ -323,6 +323,31 @@ done
     check(abs(r["t"][0] - 0.25) < 1e-12, "t = %.15g" % r["t"][0])
 
 
+def test_maxsteps_ends_the_scan():
+    """A system that exhausts maxsteps is not integrated again in the scan's later repetitions
+    (each would take maxsteps steps again): its rows repeat the state where it stopped, with
+    status maxsteps.  Its neighbour, whose event ends every integration early, goes on."""
+    ode = """par a=0.1
+x'=1
+event hit: t - t0 - a, dir=1, stop=1
+on end { t0 = t; t1 = t + 1 }
+@ meth=rk4, dt=0.01, total=1, maxsteps=25
+repeat transient=2, record=3
+scan a = list(0.1, 5)
+done
+"""
+    r = run(build("maxsteps_scan", ode), "--fields", "x,t")
+    check(len(r) == 6, "rows: %d" % len(r))
+    quick, stuck = slice(0, 3), slice(3, 6)
+    check(list(r.status[quick]) == ["event"] * 3, "a=0.1: statuses %s" % list(r.status[quick]))
+    check(np.allclose(r["x"][quick], [0.3, 0.4, 0.5], atol=1e-9), "a=0.1: x %s" % r["x"][quick])
+    check(list(r.status[stuck]) == ["maxsteps"] * 3, "a=5: statuses %s" % list(r.status[stuck]))
+    check(np.all(np.abs(r["t"][stuck] - 0.25) < 1e-12) and np.all(np.abs(r["x"][stuck] - 0.25) < 1e-12),
+          "a=5 integrated again after maxsteps: t %s, x %s" % (r["t"][stuck], r["x"][stuck]))
+    # 5 integrations of 10 steps (+ the located one) for a=0.1, one of 25 for a=5.
+    check(r.steps is not None and r.steps <= 5 * 11 + 25, "%s steps in all (the summary): %s" % (r.steps, r.stderr))
+
+
 # ----------------------------------------------------------------------------- hooks, accessories, repetitions
 
 def test_hook_order_and_repetitions():

@@ -5,7 +5,7 @@
  *   NAME.cu = NAME.h, model section, solver.h, driver.h, scan_fill.c,
  *             options.c, library.c, period.c, save.c, shortest_tables.h, shortest.c, output.h,
  *             output_csv.c, output.c, checkpoint.c, runner.c, runner_save.c,
- *             and with -DODE_MPI (make MPI=1) mpi_chunks.c, mpi_runner.c,
+ *             and with -DODE_MPI (make MPI=1) mpi_watch.c, mpi_chunks.c, mpi_runner.c,
  *             mpi_scan.c
  *   NAME_main.c = output.h, output_h5.c (with -DODE_HDF5), main (runner_main.c)
  * Built with gcc as C (CPU only) and with nvcc as CUDA C++ (run.sh). */
@@ -31,6 +31,7 @@
 #include "checkpoint.c"
 #include "runner.c"
 #include "runner_save.c"
+#include "mpi_watch.c"
 #include "mpi_chunks.c"
 #include "mpi_runner.c"
 #include "mpi_scan.c"
