@@ -172,6 +172,27 @@ expect 2 "$E cannot set 't1': the window's end is t0 + total; --set total=9.5 ma
 expect 2 "$E cannot set 't1': the window's end is t0 + total, set with --set t0=… and --set total=…" --set t1=-1
 expect 2 "$E unknown option 'k' in --set; the run-time options are dt, t0, total, toler, atoler, dtmin, dtmax, maxsteps, bound" --set @k=1
 expect 2 "$E cannot scan 'dt': it is a run-time option, the same for every system (--set dt=VALUE)" --scan 'dt=lin(0.1,0.2,3)'
+expect 2 "$E --progress-every expects seconds (a number, 0 or more), got '-1'" --progress-every -1
+expect 2 "$E --mpi-timeout: this runner was built without MPI (make MPI=1)" --mpi-timeout 60
+
+# ------------------------------------------------------------------ progress in a log
+# Standard error that is not a terminal (a cluster's log) gets a line of its own every
+# --progress-every seconds, never the terminal's redrawn line; --quiet none.
+echo "== runner: progress where standard error is not a terminal"
+long=(--scan 'k=lin(0.2,0.3,2000)' --transient 60 --recorded 1 -o "$T/long.csv")
+timeout 300 "$EXP" "${long[@]}" --progress-every 0.2 2>"$T/err"
+rc=$?
+lines=$(grep -cE '^example: progress: [0-9]+ / 2000 systems \([0-9.]+%\) after [0-9]+:[0-9]{2}:[0-9]{2}, [0-9.e+]+ systems/s(, [0-9]+:[0-9]{2}:[0-9]{2} left)?$' "$T/err")
+if [ $rc = 0 ] && [ "$lines" -ge 1 ] && [ "$(grep -vc '^example: progress: ' "$T/err")" = 1 ] &&
+    tail -1 "$T/err" | grep -q '^example: 2000 systems, ' && ! grep -q $'\r\|\033' "$T/err"; then
+    ok
+    echo "   $lines lines every 0.2 s, e.g. '$(head -1 "$T/err")'"
+else
+    fail "progress in a log: status $rc, $lines progress lines, $(cat -A "$T/err" | head -5)"
+fi
+timeout 300 "$EXP" "${long[@]}" --progress-every 0.2 --quiet 2>"$T/err"
+rc=$?
+[ $rc = 0 ] && [ ! -s "$T/err" ] && ok || fail "--quiet with --progress-every: status $rc, $(cat "$T/err")"
 
 # ------------------------------------------------------------------ runtime errors (exit 1)
 echo "== runner: runtime errors"
