@@ -302,8 +302,10 @@ enum { MODEL_BALANCE_OFF = 0, MODEL_BALANCE_WARP = 1, MODEL_BALANCE_THREAD = 2 }
 int model_solver_set_balance(model_solver *solver, int mode);
 
 /* Progress of a run or scan: fn(user, done, total) is called from the calling
- * thread about ten times a second, and once more at the end with done ==
- * total (systems completed, out of the solver's size).  NULL turns it off.
+ * thread about ten times a second (on the CPU as systems complete; on the GPU
+ * also with an unchanged count, once a second, while a launch runs), and once
+ * more at the end with done == total (systems completed, out of the solver's
+ * size).  NULL turns it off.
  *
  * fn returns 0 to go on.  A non-zero value stops the run or scan as soon as
  * it can (sqlite3_progress_handler's way: how a program lets Ctrl-C

@@ -553,15 +553,17 @@ static double ode_now(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-/* Passes `done` on to the user's callback at most ten times a second, and
- * always the final count.  Returns non-zero once the callback asked to stop. */
+/* Passes `done` on to the user's callback at most ten times a second, an
+ * unchanged count at most once a second (a GPU launch whose systems all end
+ * together still shows that it runs: the MPI runner's signs of life), and
+ * the final count once.  Returns non-zero once the callback asked to stop. */
 static int ode_report(void *user, long done)
 {
     OdeReport *r = (OdeReport *)user;
     const long total = r->s->n;
-    if (r->stop || done == r->done) return r->stop;
+    if (r->stop || (done == r->done && done == total)) return r->stop;
     const double now = ode_now();
-    if (done < total && now - r->last < 0.1) return 0;
+    if (done < total && now - r->last < (done == r->done ? 1.0 : 0.1)) return 0;
     r->last = now;
     r->done = done;
     r->stop = r->s->progress(r->s->progress_user, done, total) != 0;

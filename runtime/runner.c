@@ -3,7 +3,8 @@
  *
  *   ./NAME [--backend auto|gpu|cpu] [--set NAME=VALUE]… [--scan NAME=lin(a,b,n)]…
  *          [--transient N] [--recorded M] [--fields a,b,…] [-o FILE] [--devices 0,1]
- *          [--block N] [--balance off|warp|thread] [--chunk N] [--estimate] [--quiet] [--help]
+ *          [--block N] [--balance off|warp|thread] [--chunk N] [--estimate] [--quiet]
+ *          [--progress-every S] [--help]
  *
  * The systems of the scan (the Cartesian product of the scan lines, the last
  * varying fastest) are integrated a chunk at a time.  Before the first, the

@@ -352,7 +352,7 @@ fi
 long=(--quiet --scan 'k=lin(0.2,0.3,4000)' --transient 200 --recorded 2)
 # While running, only the temporary file exists; at the end only the final one.
 mkdir -p "$T/run"
-timeout 120 "$EX" "${long[@]}" --transient 20 -o "$T/run/out.csv" 2>"$T/err" &
+timeout 600 "$EX" "${long[@]}" --transient 20 -o "$T/run/out.csv" 2>"$T/err" &   # (a guard against a hang, not a time limit)
 pid=$!
 seen=
 for _ in $(seq 200); do
