@@ -9,7 +9,10 @@
 #      printed (2 ranks x 1 GPU against 1 x 1; measured by bench/mpi.sh);
 #   2. a checkpointed 2-rank run killed (every process, SIGKILL) and resumed:
 #      the same bytes;
-#   3. a 2-rank run whose rank 1 is killed: no output, a message naming it.
+#   3. a 2-rank run whose rank 1 is killed: no output, a message naming it;
+#   4. the ranks watching one another (mpi_watch.c): launches of several seconds under
+#      --mpi-timeout 3 complete with no rank reported silent; rank 1 stopped with SIGSTOP ends a
+#      job under --mpi-timeout 5 with a message naming it, and the checkpoint resumes.
 # With one GPU only 1 x 1 and 2 ranks sharing it are compared.  Prints one
 # line per check and the times; exit status 0 when all passed.  Without MPI
 # it fails, or with ODEGEN_MPI_OPTIONAL=1 (make test-gpu) says it skipped.
@@ -129,6 +132,41 @@ wait $mp
 rc=$?
 [ $rc != 0 ] && grep -q 'rank 1' "$T/err" && [ ! -e "$T/k.csv" ] && ok "killed rank: status $rc, '$(grep 'rank 1' "$T/err" | head -1)', no output" ||
     fail "killed rank: status $rc, $(cat "$T/err")"
+
+echo "== the ranks watch one another (issue 19): a long launch is no silence; a stopped rank ends the job"
+# Launches of about 7 s (131072 systems x 8196 periods each; no system ends before the others):
+# a worker shows signs of life while its GPU integrates, so --mpi-timeout 3 does not fire and
+# no rank is reported silent.
+L=(--scan 'k=lin(0.2,0.3,262144)' --transient 8192 --recorded 4 --backend gpu --chunk 131072)
+"$ONE" --quiet "${L[@]}" --devices 0 -o "$T/lref.csv" || fail "long-launch reference"
+"${MPIRUN[@]}" -n 2 "$MPI" "${L[@]}" --mpi-timeout 3 --progress-every 1 -o "$T/l.csv" 2>"$T/err"
+rc=$?
+[ $rc = 0 ] && cmp -s "$T/l.csv" "$T/lref.csv" && ! grep -q 'has not answered' "$T/err" &&
+    ok "launches of several seconds under --mpi-timeout 3: no rank taken for silent; $(grep '^duffing: [0-9]* systems' "$T/err")" ||
+    fail "long launches with --mpi-timeout 3: status $rc, $(cat "$T/err")"
+# Rank 1 stopped (SIGSTOP) mid-run: --mpi-timeout 5 ends the job naming it, the checkpoint is
+# kept, and a resume writes the uninterrupted CSV.
+rm -f "$T/ck" "$T/ck.rows" "$T/c.csv"
+"${MPIRUN[@]}" -n 2 "$MPI" --quiet "${C[@]}" --checkpoint "$T/ck" --checkpoint-every 0.5 --mpi-timeout 5 -o "$T/c.csv" 2>"$T/err" &
+mp=$!
+sleep 4
+victim=""
+for p in $(pgrep -f "$MPI"); do
+    tr '\0' '\n' <"/proc/$p/environ" 2>/dev/null | grep -qx 'OMPI_COMM_WORLD_RANK=1' && victim=$p
+done
+[ -n "$victim" ] && kill -STOP "$victim"
+wait $mp
+rc=$?
+[ -n "$victim" ] && kill -9 "$victim" 2>/dev/null
+kept=$(sed -n 's/^done: //p' "$T/ck")
+[ -n "$victim" ] && [ $rc = 1 ] && grep -q '^duffing: error: rank 1 (.*) has not answered for 5 s (rank 0: .*): --mpi-timeout ends the job$' "$T/err" &&
+    [ ! -e "$T/c.csv" ] && [ -n "$kept" ] &&
+    ok "rank 1 stopped: '$(grep -m1 'error:' "$T/err")', the checkpoint keeps $kept" ||
+    fail "rank 1 stopped with --mpi-timeout 5: status $rc, checkpoint '$kept', $(cat "$T/err")"
+"${MPIRUN[@]}" -n 2 "$MPI" --quiet "${C[@]}" --checkpoint "$T/ck" --resume -o "$T/c.csv" 2>"$T/err"
+rc=$?
+[ $rc = 0 ] && cmp -s "$T/c.csv" "$T/cref.csv" && ok "resumed after --mpi-timeout: the uninterrupted CSV, byte for byte" ||
+    fail "resumed after --mpi-timeout: status $rc, $(cat "$T/err")"
 
 echo "mpi.sh: $passed passed, $failed failed"
 [ $failed = 0 ]
