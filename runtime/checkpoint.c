@@ -3,37 +3,48 @@
  * continues with `--resume` and ends with the output an uninterrupted run
  * writes, byte for byte.
  *
- * Two files:
+ * Two files, each beginning with a mark of its own (no other file is ever
+ * changed, replaced or removed):
  *   FILE        the index: the run's identity (the model's source, odegen's
- *               version, the options, the values, the scan, the fields, the
- *               repeat counts, the output's format, the backend: everything
- *               that changes the rows) and how far it got (systems done, the
- *               bytes of FILE.rows that hold their rows, their statistics).
- *               A few hundred bytes, replaced atomically (temporary file,
- *               fsync, rename, fsync of the directory) every
- *               --checkpoint-every seconds, after SIGTERM or SIGINT, and
- *               after an error.
+ *               version, the generated source, the build — compiler and the
+ *               flags that change numbers —, the precision, the options, the
+ *               values, the scan, the fields, the repeat counts, the output's
+ *               format, the backend: everything that changes the rows) and
+ *               how far it got (systems done, the bytes of FILE.rows that
+ *               hold their rows and the checksum through them, their
+ *               statistics), with a check line over all of it.  A few
+ *               hundred bytes, replaced atomically (FILE.tmp, fsync, rename,
+ *               fsync of the directory) every --checkpoint-every seconds,
+ *               after a stop signal, and after an error.
  *   FILE.rows   the log: each block of rows given to the output, as the
- *               format prepared it (a descriptor, then its bytes: CSV text,
- *               or HDF5 hyperslabs), appended by the writer thread right
- *               after it writes the block to the output, and synced before
- *               the index counts it.
+ *               format prepared it (a descriptor, a checksum, then its bytes:
+ *               CSV text, or HDF5 hyperslabs), appended by the writer thread
+ *               right after it writes the block to the output, and synced
+ *               before the index counts it.  Each block's checksum covers its
+ *               descriptor and bytes and continues the one before, so the
+ *               last names the whole log.
  *
  * The writer writes blocks in the scan's order, so what is done is always a
  * prefix of the scan, systems [0, done), and a chunk counts as done when
- * every row of it is in the log.  A resumed run checks the identity (and
- * refuses another run's checkpoint, saying what differs), cuts the log where
- * the index says (what was appended after the last commit is dropped),
- * writes the logged blocks to a new output as they are (no integration, no
- * formatting), then integrates systems done … N-1, appending their blocks.
- * The output appears under its name only when complete, as always; the
- * checkpoint is removed then.  The log is about as large as the output.
+ * every row of it is in the log.  A run locks FILE.rows before anything else
+ * (one run at a time; a second is refused and touches nothing).  A resumed
+ * run checks the identity (and refuses another run's checkpoint, saying what
+ * differs), cuts the log where the index says (what was appended after the
+ * last commit is dropped), writes the logged blocks to a new output as they
+ * are (no integration, no formatting) — checking each block's checksum and
+ * place, and at the end that they hold exactly the systems the index says
+ * are done, with the index's checksum —, then integrates systems done … N-1,
+ * appending their blocks.  A checkpoint that fails a check is refused with
+ * what is wrong, and no output appears.  The output appears under its name
+ * only when complete, as always; the checkpoint is removed then.  The log is
+ * about as large as the output.
  */
 #ifndef ODEGEN_GENERATED
 #include "library.c"
 #include "output.c"
 #endif
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -47,10 +58,13 @@
 #include <time.h>
 #include <unistd.h>
 
-#define ODE_CK_MAGIC "odegen checkpoint 1\n"
-#define ODE_CK_ROWS_MAGIC "odegen rows\n"       /* 12 bytes, then a 4-byte byte-order mark */
-#define ODE_CK_ROWS_HEADER 16
+#define ODE_CK_MAGIC "odegen checkpoint 2\n"
+#define ODE_CK_MAGIC_ANY "odegen checkpoint "    /* of any version: a file odegen wrote */
+#define ODE_CK_ROWS_MAGIC "odegen rows 2\n\0\0"  /* 16 bytes, then a 4-byte byte-order mark and 4 zeros */
+#define ODE_CK_ROWS_ANY "odegen rows"
+#define ODE_CK_ROWS_HEADER 24
 #define ODE_CK_ORDER 0x01020304u
+#define ODE_CK_INDEX_MOST ((size_t)64 << 20)      /* an index is read up to this size, no further */
 #define ODE_CK_QUIT 'q'                          /* messages to the checkpoint thread */
 #define ODE_CK_CHUNK 'c'
 
@@ -63,12 +77,39 @@ static uint64_t ode_fnv1a(uint64_t h, const void *data, size_t len)
 }
 #define ODE_FNV_START 0xcbf29ce484222325ULL
 
-/* A block's descriptor in the log. */
+/* The log's checksums: 8 bytes at a time, each step a bijection of the
+ * state, so that a change within any 8 bytes always changes the result
+ * (several changes: with odds of 2^-64), at several GB/s. */
+static uint64_t ode_ck_sum(uint64_t h, const void *data, size_t len)
+{
+    const unsigned char *p = (const unsigned char *)data;
+    for (; len >= 8; p += 8, len -= 8) {
+        uint64_t w;
+        memcpy(&w, p, 8);
+        h = (h ^ w) * 0x9e3779b97f4a7c15ULL;
+        h ^= h >> 32;
+    }
+    if (len) {
+        uint64_t w = 0;
+        memcpy(&w, p, len);
+        h = (h ^ w ^ ((uint64_t)len << 56)) * 0x9e3779b97f4a7c15ULL;
+        h ^= h >> 32;
+    }
+    return h;
+}
+
+/* A block's descriptor (in the log, and in an MPI message). */
 typedef struct OdeLogRecord {
     int64_t first;
     int32_t nsys, rep0, nrep, unused;
     uint64_t bytes;
 } OdeLogRecord;
+
+/* A block in the log: its descriptor and checksum, then its bytes. */
+typedef struct OdeLogEntry {
+    OdeLogRecord rec;
+    uint64_t check;           /* ode_ck_sum of rec and the bytes, from the entry before's */
+} OdeLogEntry;
 
 /* A chunk whose rows are queued for the writer: done when they are in the log. */
 typedef struct OdeCkChunk {
@@ -78,28 +119,36 @@ typedef struct OdeCkChunk {
 
 typedef struct OdeCheckpoint {
     int on;
-    char *path, *rows_path;
+    char *path, *rows_path, *tmp_path;
     char *identity;                 /* "key: value\n" lines */
     char *partial;                  /* this run's unfinished output (its temporary name), or NULL */
     char stale[4096];               /* the unfinished output of the run that wrote the checkpoint */
     double every;                   /* seconds between commits (0: after every chunk) */
     long long systems;
     int record;
-    int rows_fd;
+    int rows_fd;                    /* FILE.rows, locked */
+    int rows_made;                  /* made by this run (removed if it never commits) */
     /* What the checkpoint held when this run started. */
     long long resumed;              /* systems done (their blocks are replayed, not logged again) */
     unsigned long long replay_end;  /* bytes of the log to replay */
-    unsigned long long replay_at;
+    uint64_t resumed_check;         /* the log's checksum through them */
     model_stats resumed_stats;
+    /* The replay: where it is in the log, its checksum so far, the row it expects next. */
+    unsigned long long replay_at;
+    uint64_t replay_check;
+    long long replay_system;
+    int replay_rep, replay_done;
     /* Progress, under lock: the writer thread's side. */
     pthread_mutex_t lock;
     int lock_ready;
     unsigned long long log_bytes;   /* appended to the log */
+    uint64_t log_check;             /* the log's checksum through them */
     long long written;              /* systems whose rows are all in the log */
     OdeCkChunk *fifo;               /* chunks queued for the writer, in order */
     int fifo_head, fifo_count, fifo_cap;
     long long done;                 /* chunks done: systems [0, done) */
     unsigned long long done_bytes;  /* the log's bytes through them */
+    uint64_t done_check;            /* and its checksum there */
     model_stats done_stats;         /* their statistics, with the resumed ones */
     /* The committing side (checkpoint thread, then main thread). */
     long long committed;            /* done at the last commit; -1: none yet */
@@ -133,6 +182,83 @@ static char *ode_ck_strdup(const char *s)
     return d;
 }
 
+/* ------------------------------------------------------------------ the build's identity */
+
+#ifndef ODE_GENERATED_HASH
+#define ODE_GENERATED_HASH "unknown"   /* (the generator defines it: a hash of NAME.cu) */
+#endif
+
+/* Whether macro m is defined: 1 when it is (it stringifies to its value,
+ * "1" or ""), 0 when not (it stringifies to its own name, which begins with
+ * '_' for every macro asked about here). */
+#define ODE_DEFINED(m) ODE_DEFINED_TEXT(m)
+#define ODE_DEFINED_TEXT(m) (#m[0] != '_')
+
+/* What of the build changes the numbers, as the compiler of this file saw it
+ * (its predefined macros): the compiler and its version, optimisation, the
+ * floating-point flags (-ffast-math and its parts, -frounding-math), FMA
+ * (contraction of a*b+c into one rounding; GCC contracts by default except in
+ * ISO C, __STRICT_ANSI__), how intermediate results are kept
+ * (FLT_EVAL_METHOD: x87's extended precision) and the processor.  A GPU's
+ * device code adds nvcc's device flags (--use_fast_math, -fmad, -ftz), which
+ * no macro shows; the generated Makefile sets none of them. */
+static void ode_ck_build(char *out, size_t size)
+{
+    char compiler[160];
+#if defined(__clang__)
+    char host[64];
+    snprintf(host, sizeof host, "clang %d.%d.%d", __clang_major__, __clang_minor__, __clang_patchlevel__);
+#elif defined(__GNUC__)
+    char host[64];
+    snprintf(host, sizeof host, "gcc %d.%d.%d", __GNUC__, __GNUC_MINOR__, __GNUC_PATCHLEVEL__);
+#else
+    const char *host = "an unknown compiler";
+#endif
+#if defined(__NVCC__)
+    snprintf(compiler, sizeof compiler, "nvcc %d.%d.%d (host %s)", __CUDACC_VER_MAJOR__, __CUDACC_VER_MINOR__,
+             __CUDACC_VER_BUILD__, host);
+#else
+    snprintf(compiler, sizeof compiler, "%s", host);
+#endif
+#if defined(__x86_64__)
+    const char *arch = "x86_64";
+#elif defined(__aarch64__)
+    const char *arch = "aarch64";
+#elif defined(__powerpc64__)
+    const char *arch = "ppc64";
+#elif defined(__i386__)
+    const char *arch = "i386";
+#else
+    const char *arch = "other";
+#endif
+#if defined(__FINITE_MATH_ONLY__) && __FINITE_MATH_ONLY__
+    const int finite = 1;
+#else
+    const int finite = 0;
+#endif
+#ifdef __FLT_EVAL_METHOD__
+    const int eval = __FLT_EVAL_METHOD__;
+#else
+    const int eval = -1;
+#endif
+    const struct {
+        const char *name;
+        int on;
+    } facts[] = {{"optimize", ODE_DEFINED(__OPTIMIZE__)},
+                 {"fast-math", ODE_DEFINED(__FAST_MATH__)},
+                 {"finite-math-only", finite},
+                 {"associative-math", ODE_DEFINED(__ASSOCIATIVE_MATH__)},
+                 {"reciprocal-math", ODE_DEFINED(__RECIPROCAL_MATH__)},
+                 {"no-signed-zeros", ODE_DEFINED(__NO_SIGNED_ZEROS__)},
+                 {"rounding-math", ODE_DEFINED(__ROUNDING_MATH__)},
+                 {"fma", ODE_DEFINED(__FMA__) || ODE_DEFINED(__FP_FAST_FMA)},
+                 {"iso-c", ODE_DEFINED(__STRICT_ANSI__)}};
+    int used = snprintf(out, size, "compiler=%s, arch=%s", compiler, arch);
+    for (size_t k = 0; k < sizeof facts / sizeof *facts && used > 0 && (size_t)used < size; k++)
+        used += snprintf(out + used, size - (size_t)used, ", %s=%s", facts[k].name, facts[k].on ? "yes" : "no");
+    if (used > 0 && (size_t)used < size) snprintf(out + used, size - (size_t)used, ", flt-eval-method=%d", eval);
+}
+
 /* ------------------------------------------------------------------ the index */
 
 /* The value of "key: value" in text (up to the line's end) into out; 0 when absent. */
@@ -151,11 +277,13 @@ static int ode_ck_field(const char *text, const char *key, char *out, size_t siz
 }
 
 /* The index's text: the magic line, the identity, the progress, a check line. */
-static char *ode_ck_index_text(const OdeCheckpoint *ck, long long done, unsigned long long bytes, const model_stats *st)
+static char *ode_ck_index_text(const OdeCheckpoint *ck, long long done, unsigned long long bytes, uint64_t check,
+                               const model_stats *st)
 {
     char progress[1024];
-    int used = snprintf(progress, sizeof progress, "done: %lld\nrows: %llu\nsteps: %llu\nevals: %llu\nstatuses:", done,
-                        bytes, st->steps, st->evals);
+    int used = snprintf(progress, sizeof progress,
+                        "done: %lld\nrows: %llu\nrows check: %016llx\nsteps: %llu\nevals: %llu\nstatuses:", done, bytes,
+                        (unsigned long long)check, st->steps, st->evals);
     for (int k = 0; k < MODEL_NSTATUS && used > 0 && (size_t)used < sizeof progress; k++)
         used += snprintf(progress + used, sizeof progress - (size_t)used, " %s %ld", model_status_name(k), st->count[k]);
     const char *partial = ck->partial && !strchr(ck->partial, '\n') ? ck->partial : "";
@@ -166,6 +294,14 @@ static char *ode_ck_index_text(const OdeCheckpoint *ck, long long done, unsigned
     const uint64_t h = ode_fnv1a(ODE_FNV_START, text, (size_t)n);
     snprintf(text + n, len - (size_t)n, "check: %016llx\n", (unsigned long long)h);
     return text;
+}
+
+/* Whether the file open at fd begins with `mark` (a file odegen wrote). */
+static int ode_ck_marked(int fd, const char *mark)
+{
+    char seen[32];
+    const size_t len = strlen(mark);
+    return len <= sizeof seen && pread(fd, seen, len, 0) == (ssize_t)len && memcmp(seen, mark, len) == 0;
 }
 
 /* The directory of path, synced (so that a rename in it is durable). */
@@ -182,16 +318,27 @@ static int ode_ck_sync_dir(const char *path)
     return err;
 }
 
-/* Writes text to path atomically: path.tmp, fsync, rename, fsync of the directory. */
-static int ode_ck_write_atomic(const char *path, const char *text)
+/* Writes text to path atomically: FILE.tmp (made new: one left by a killed
+ * run is replaced, any other file of that name refused), fsync, rename,
+ * fsync of the directory.  0, or an errno value with the message in error. */
+static int ode_ck_write_atomic(const OdeCheckpoint *ck, const char *text, char *error, size_t size)
 {
-    const size_t plen = strlen(path);
-    char *tmp = (char *)malloc(plen + 8);
-    if (!tmp) return ENOMEM;
-    snprintf(tmp, plen + 8, "%s.tmp", path);
-    int err = 0;
-    const int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0666);
-    if (fd < 0) err = errno;
+    const char *path = ck->path, *tmp = ck->tmp_path;
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+    if (fd < 0 && errno == EEXIST) {
+        const int old = open(tmp, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+        struct stat st;
+        const int ours = old >= 0 && fstat(old, &st) == 0 && S_ISREG(st.st_mode) && ode_ck_marked(old, ODE_CK_MAGIC_ANY);
+        if (old >= 0) close(old);
+        if (!ours) {
+            snprintf(error, size, "cannot write checkpoint '%s': '%s' exists and was not written by odegen; remove it "
+                     "or give another --checkpoint name", path, tmp);
+            return EEXIST;
+        }
+        unlink(tmp);
+        fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+    }
+    int err = fd < 0 ? errno : 0;
     size_t left = strlen(text);
     const char *p = text;
     while (!err && left > 0) {
@@ -206,9 +353,9 @@ static int ode_ck_write_atomic(const char *path, const char *text)
     if (!err && fsync(fd) != 0 && errno != EINVAL) err = errno;
     if (fd >= 0 && close(fd) != 0 && !err && errno != EINTR) err = errno;
     if (!err && rename(tmp, path) != 0) err = errno;
-    if (err) unlink(tmp);
-    else err = ode_ck_sync_dir(path);
-    free(tmp);
+    if (err && fd >= 0) unlink(tmp);
+    if (!err) err = ode_ck_sync_dir(path);
+    if (err) snprintf(error, size, "cannot write checkpoint '%s': %s", path, strerror(err));
     return err;
 }
 
@@ -220,6 +367,7 @@ static int ode_ck_commit(OdeCheckpoint *ck, char *error, size_t size)
     pthread_mutex_lock(&ck->lock);
     const long long done = ck->done;
     const unsigned long long bytes = ck->done_bytes;
+    const uint64_t check = ck->done_check;
     const model_stats st = ck->done_stats;
     pthread_mutex_unlock(&ck->lock);
     if (done == ck->committed) return 0;
@@ -228,13 +376,14 @@ static int ode_ck_commit(OdeCheckpoint *ck, char *error, size_t size)
         snprintf(error, size, "cannot write checkpoint '%s': %s", ck->rows_path, strerror(err));
         return err;
     }
-    char *text = ode_ck_index_text(ck, done, bytes, &st);
-    const int err = text ? ode_ck_write_atomic(ck->path, text) : ENOMEM;
-    free(text);
-    if (err) {
-        snprintf(error, size, "cannot write checkpoint '%s': %s", ck->path, strerror(err));
-        return err;
+    char *text = ode_ck_index_text(ck, done, bytes, check, &st);
+    if (!text) {
+        snprintf(error, size, "out of memory");
+        return ENOMEM;
     }
+    const int err = ode_ck_write_atomic(ck, text, error, size);
+    free(text);
+    if (err) return err;
     ck->committed = done;
     return 0;
 }
@@ -282,7 +431,8 @@ static void ode_ck_differences(const char *saved, const char *now, char *out, si
         snprintf(key, sizeof key, "%.*s", (int)(colon - line), line);
         snprintf(here, sizeof here, "%.*s", (int)(end - colon - 2), colon + 2);
         if (!ode_ck_field(saved, key, there, sizeof there)) snprintf(there, sizeof there, "(none)");
-        if (strcmp(here, there) != 0 && (!strcmp(key, "options") || !strcmp(key, "values"))) ode_ck_items(there, here);
+        if (strcmp(here, there) != 0 && (!strcmp(key, "options") || !strcmp(key, "values") || !strcmp(key, "build")))
+            ode_ck_items(there, here);
         if (strcmp(here, there) != 0 && used + 1 < size) {
             const int n = snprintf(out + used, size - used, "%s%s '%s' in the checkpoint, '%s' in this run",
                                    used ? "; " : "", key, there, here);
@@ -293,41 +443,62 @@ static void ode_ck_differences(const char *saved, const char *now, char *out, si
     }
 }
 
+/* The index's text, read with a bound (ODE_CK_INDEX_MOST): a regular file
+ * that begins as an index, never a device or a pipe, nor read further than
+ * an index can be.  0 and *out (malloc'd), -1 when there is none, or an exit
+ * status after the message. */
+static int ode_ck_read_index(const OdeCheckpoint *ck, char **out, int (*say)(const char *, ...))
+{
+    *out = NULL;
+    const int fd = open(ck->path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0 && errno == ENOENT) return -1;
+    if (fd < 0 && errno == ELOOP)
+        return say("checkpoint '%s' is a symbolic link: give the checkpoint's own name", ck->path);
+    if (fd < 0) return say("cannot read checkpoint '%s': %s", ck->path, strerror(errno));
+    struct stat st;
+    char *text = NULL;
+    int status = 0;
+    size_t len = 0;
+    if (fstat(fd, &st) != 0) status = say("cannot read checkpoint '%s': %s", ck->path, strerror(errno));
+    else if (!S_ISREG(st.st_mode)) status = say("checkpoint '%s' is not a regular file", ck->path);
+    else if (!ode_ck_marked(fd, ODE_CK_MAGIC_ANY))
+        status = say("'%s' is not an odegen checkpoint (it does not begin as one): remove it to start again, or give "
+                     "another --checkpoint file", ck->path);
+    else if ((size_t)st.st_size > ODE_CK_INDEX_MOST)
+        status = say("checkpoint '%s' is damaged: %lld bytes, more than the %zu MiB an index can take; remove it to "
+                     "start again", ck->path, (long long)st.st_size, ODE_CK_INDEX_MOST >> 20);
+    else if (!ode_ck_marked(fd, ODE_CK_MAGIC))
+        status = say("checkpoint '%s' was written by another version of odegen: remove it to start again", ck->path);
+    else if (!(text = (char *)malloc((size_t)st.st_size + 1))) status = say("out of memory");
+    while (!status) {   /* at most the size it had, which is bounded */
+        const ssize_t got = pread(fd, text + len, (size_t)st.st_size - len, (off_t)len);
+        if (got < 0 && errno == EINTR) continue;
+        if (got < 0) status = say("cannot read checkpoint '%s': %s", ck->path, strerror(errno));
+        if (got <= 0) break;
+        len += (size_t)got;
+    }
+    close(fd);
+    if (status) {
+        free(text);
+        return status;
+    }
+    text[len] = 0;
+    *out = text;
+    return 0;
+}
+
 /* Reads the index of a checkpoint to resume: its identity must be this
- * run's.  Sets ck->resumed, replay_end and resumed_stats.  Returns 0, -1
- * when there is no checkpoint yet (a fresh start), or an exit status after
- * the message (say). */
+ * run's.  Sets ck->resumed, replay_end, resumed_check and resumed_stats.
+ * Returns 0, -1 when there is no checkpoint yet (a fresh start), or an exit
+ * status after the message (say). */
 static int ode_ck_read(OdeCheckpoint *ck, int (*say)(const char *, ...))
 {
-    FILE *f = fopen(ck->path, "r");
-    if (!f) {
-        if (errno == ENOENT) return -1;
-        return say("cannot read checkpoint '%s': %s", ck->path, strerror(errno));
-    }
-    char *text = NULL;
-    size_t len = 0, cap = 0;
-    for (;;) {
-        if (len + 4096 + 1 > cap) {
-            cap = cap ? 2 * cap : 16384;
-            char *grown = (char *)realloc(text, cap);
-            if (!grown) {
-                free(text);
-                fclose(f);
-                return say("out of memory");
-            }
-            text = grown;
-        }
-        const size_t got = fread(text + len, 1, 4096, f);
-        len += got;
-        if (got == 0) break;
-    }
-    fclose(f);
-    text[len] = 0;
-    int status = 0;
+    char *text;
+    int status = ode_ck_read_index(ck, &text, say);
+    if (status) return status;
     char check[32], value[64];
     const char *check_line = strstr(text, "\ncheck: ");
-    if (strncmp(text, ODE_CK_MAGIC, strlen(ODE_CK_MAGIC)) != 0 || !check_line ||
-        !ode_ck_field(text, "check", check, sizeof check) ||
+    if (!check_line || !ode_ck_field(text, "check", check, sizeof check) ||
         strtoull(check, NULL, 16) != ode_fnv1a(ODE_FNV_START, text, (size_t)(check_line + 1 - text))) {
         status = say("'%s' is not an odegen checkpoint, or it was changed: remove it to start again, or give "
                      "another --checkpoint file",
@@ -346,6 +517,8 @@ static int ode_ck_read(OdeCheckpoint *ck, int (*say)(const char *, ...))
         ck->resumed = ok ? atoll(value) : -1;
         ok = ok && ode_ck_field(text, "rows", value, sizeof value);
         ck->replay_end = ok ? strtoull(value, NULL, 10) : 0;
+        ok = ok && ode_ck_field(text, "rows check", value, sizeof value);
+        ck->resumed_check = ok ? strtoull(value, NULL, 16) : 0;
         ok = ok && ode_ck_field(text, "steps", value, sizeof value);
         ck->resumed_stats.steps = ok ? strtoull(value, NULL, 10) : 0;
         ok = ok && ode_ck_field(text, "evals", value, sizeof value);
@@ -361,23 +534,64 @@ static int ode_ck_read(OdeCheckpoint *ck, int (*say)(const char *, ...))
             ck->resumed_stats.count[k] = at ? atol(at + strlen(name)) : 0;
         }
         if (!ode_ck_field(text, "partial", ck->stale, sizeof ck->stale)) ck->stale[0] = 0;
-        if (!ok || ck->resumed < 0 || ck->resumed > ck->systems)
+        if (!ok || ck->resumed < 0 || ck->resumed > ck->systems || ck->replay_end < ODE_CK_ROWS_HEADER)
             status = say("checkpoint '%s' is damaged: remove it to start again", ck->path);
     }
     free(text);
     if (status) return status;
     struct stat st;
-    if (stat(ck->rows_path, &st) != 0 || (unsigned long long)st.st_size < ck->replay_end)
+    if (ck->rows_made || fstat(ck->rows_fd, &st) != 0 || (unsigned long long)st.st_size < ck->replay_end)
         return say("checkpoint '%s' is missing rows: '%s' %s (%llu bytes needed); remove the checkpoint to start again",
-                   ck->path, ck->rows_path, stat(ck->rows_path, &st) != 0 ? "is missing" : "is shorter than its index says",
+                   ck->path, ck->rows_path, ck->rows_made ? "is missing" : "is shorter than its index says",
                    ck->replay_end);
     return 0;
 }
 
-/* Prepares the checkpoint of a run: with resume, reads the one at path
- * (which must be of this run; none yet is a fresh start, with a note);
- * without, refuses to replace one that exists.  Nothing is written yet
- * (ode_ck_start does).  Returns 0 or an exit status after the message. */
+/* Opens and locks FILE.rows, before anything else is read or written: a new
+ * one (made here, with its mark), or one that odegen wrote (it begins with
+ * its mark).  Anything else of that name — another file, a symbolic link, a
+ * device, a pipe — is refused and left as it is.  0, or an exit status after
+ * the message. */
+static int ode_ck_lock(OdeCheckpoint *ck, int (*say)(const char *, ...))
+{
+    const char *rows = ck->rows_path;
+    int fd = open(rows, O_RDWR | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0 && errno == ENOENT) {
+        fd = open(rows, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0666);
+        ck->rows_made = fd >= 0;
+    }
+    if (fd < 0 && errno == ELOOP)
+        return say("'%s' is a symbolic link, not a file this checkpoint wrote: refusing to write through it; remove it or "
+                   "give another --checkpoint name", rows);
+    if (fd < 0) return say("cannot write checkpoint '%s': %s", rows, strerror(errno));
+    ck->rows_fd = fd;
+    struct stat st;
+    if (fstat(fd, &st) != 0) return say("cannot write checkpoint '%s': %s", rows, strerror(errno));
+    if (!S_ISREG(st.st_mode))
+        return say("'%s' is not a regular file, not one this checkpoint wrote: refusing to write to it; give another "
+                   "--checkpoint name", rows);
+    fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+    /* One run at a time: a lock on the rows, held until the process ends. */
+    struct flock lock;
+    memset(&lock, 0, sizeof lock);
+    lock.l_type = F_WRLCK;
+    lock.l_whence = SEEK_SET;
+    if (fcntl(fd, F_SETLK, &lock) != 0) {
+        ck->rows_made = 0;   /* (not this run's) */
+        return say("checkpoint '%s' is in use by another run (which holds '%s')", ck->path, rows);
+    }
+    if (!ck->rows_made && !ode_ck_marked(fd, ODE_CK_ROWS_ANY))
+        return say("'%s' exists and was not written by odegen: refusing to overwrite it; remove it or give another "
+                   "--checkpoint name", rows);
+    return 0;
+}
+
+/* Prepares the checkpoint of a run: locks FILE.rows first (a checkpoint that
+ * another run holds is refused before anything else happens), then with
+ * resume reads the one at path (which must be of this run; none yet is a
+ * fresh start, with a note); without, refuses to replace one that exists.
+ * Nothing is written yet (ode_ck_start does).  Returns 0 or an exit status
+ * after the message. */
 static int ode_ck_open(OdeCheckpoint *ck, const char *path, double every, int resume, char *identity,
                        long long systems, int record, int quiet, int (*say)(const char *, ...))
 {
@@ -393,17 +607,24 @@ static int ode_ck_open(OdeCheckpoint *ck, const char *path, double every, int re
     ck->path = ode_ck_strdup(path);
     const size_t len = strlen(path) + 8;
     ck->rows_path = (char *)malloc(len);
-    if (!ck->path || !ck->rows_path || !identity) return say("out of memory");
+    ck->tmp_path = (char *)malloc(len);
+    if (!ck->path || !ck->rows_path || !ck->tmp_path || !identity) return say("out of memory");
     snprintf(ck->rows_path, len, "%s.rows", path);
+    snprintf(ck->tmp_path, len, "%s.tmp", path);
     pthread_mutex_init(&ck->lock, NULL);
     ck->lock_ready = 1;
+    struct stat st;
+    if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode))
+        return say("checkpoint '%s' is %s: give the checkpoint's own name", path,
+                   S_ISLNK(st.st_mode) ? "a symbolic link" : "not a regular file");
+    int status = ode_ck_lock(ck, say);
+    if (status) return status;
     if (!resume) {
-        struct stat st;
-        if (stat(path, &st) == 0)
+        if (lstat(path, &st) == 0)
             return say("checkpoint '%s' exists: add --resume to continue from it, or remove it to start again", path);
         return 0;
     }
-    const int status = ode_ck_read(ck, say);
+    status = ode_ck_read(ck, say);
     if (status == -1) {
         if (!quiet)
             fprintf(stderr, "%s: note: no checkpoint '%s' yet: starting from the beginning\n", ODE_MODEL_NAME, path);
@@ -429,6 +650,7 @@ static void ode_ck_pop_unlock(OdeCheckpoint *ck)
         const OdeCkChunk *h = &ck->fifo[ck->fifo_head];
         ck->done = h->end;
         ck->done_bytes = ck->log_bytes;
+        ck->done_check = ck->log_check;
         ode_ck_stats_add(&ck->done_stats, &h->stats);
         ck->fifo_head = (ck->fifo_head + 1) % ck->fifo_cap;
         ck->fifo_count--;
@@ -494,21 +716,31 @@ static OdeLogRecord ode_ck_record(const OdeBlock *b)
     return rec;
 }
 
+/* The checksum of a block in the log, after the one before's (`from`). */
+static uint64_t ode_ck_block_check(uint64_t from, const OdeLogRecord *rec, const void *data)
+{
+    return ode_ck_sum(ode_ck_sum(from, rec, sizeof *rec), data, (size_t)rec->bytes);
+}
+
 /* The writer thread wrote a block to the output (OdeOutput.written): into
  * the log, and the chunks it completes are done. */
 static int ode_ck_written(void *context, const OdeBlock *b, char *detail, size_t size)
 {
     OdeCheckpoint *ck = (OdeCheckpoint *)context;
     if (b->nsys == 0 || b->first < ck->resumed) return 0;   /* the header; a replayed block */
-    const OdeLogRecord rec = ode_ck_record(b);
-    int err = ode_ck_append(ck->rows_fd, &rec, sizeof rec);
+    OdeLogEntry entry;
+    memset(&entry, 0, sizeof entry);
+    entry.rec = ode_ck_record(b);
+    entry.check = ode_ck_block_check(ck->log_check, &entry.rec, b->data);   /* (log_check: this thread's alone) */
+    int err = ode_ck_append(ck->rows_fd, &entry, sizeof entry);
     if (!err) err = ode_ck_append(ck->rows_fd, b->data, b->bytes);
     if (err) {
         snprintf(detail, size, "cannot write checkpoint '%s': %s", ck->rows_path, strerror(err));
         return err;
     }
     pthread_mutex_lock(&ck->lock);
-    ck->log_bytes += sizeof rec + b->bytes;
+    ck->log_bytes += sizeof entry + b->bytes;
+    ck->log_check = entry.check;
     if (b->rep0 + b->nrep == ck->record) ck->written = b->first + b->nsys;
     ode_ck_pop_unlock(ck);
     return 0;
@@ -522,8 +754,8 @@ static double ode_ck_clock(void)
 }
 
 /* The checkpoint thread: commits every `every` seconds (or after each chunk
- * when every is 0); on SIGINT or SIGTERM commits once more, then ends the
- * run as the output's handler does (ode_on_signal: 130 or 143). */
+ * when every is 0); on a stop signal commits once more, then ends the run
+ * as the output's handler does (ode_on_signal: 130, 143 or 129). */
 static void *ode_ck_thread(void *arg)
 {
     OdeCheckpoint *ck = (OdeCheckpoint *)arg;
@@ -563,61 +795,78 @@ static void *ode_ck_thread(void *arg)
     }
 }
 
+/* Whether path looks like a temporary output of output.c's (".NAME.XXXXXX",
+ * mkstemp's six characters) and is a regular file of this user's. */
+static int ode_ck_temporary(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    const char *base = slash ? slash + 1 : path;
+    const size_t n = strlen(base);
+    if (n < 9 || base[0] != '.' || base[n - 7] != '.') return 0;
+    for (size_t i = n - 6; i < n; i++)
+        if (!isalnum((unsigned char)base[i])) return 0;
+    struct stat st;
+    return lstat(path, &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == geteuid();
+}
+
 /* The output this run writes under a temporary name (NULL: in place), for
- * the index; the one a killed run left behind, if it was of the same output
- * (output.c's name: the final one with a dot before and a suffix after), is
- * removed. */
+ * the index (an absolute name, so that a resume from another folder finds
+ * it); the one that the run that wrote the checkpoint left behind (killed),
+ * whatever its output's name, is removed: this run holds the lock, so that
+ * run is over. */
 static void ode_ck_partial(OdeCheckpoint *ck, const char *tmp)
 {
-    if (!ck->on || !tmp) return;
-    ck->partial = ode_ck_strdup(tmp);
-    const size_t prefix = strlen(tmp) > 6 ? strlen(tmp) - 6 : 0;
-    if (ck->stale[0] && strcmp(ck->stale, tmp) != 0 && strlen(ck->stale) == strlen(tmp) &&
-        strncmp(ck->stale, tmp, prefix) == 0)
+    if (!ck->on) return;
+    if (tmp && tmp[0] != '/') {
+        char cwd[4096];
+        if (getcwd(cwd, sizeof cwd)) {
+            const size_t len = strlen(cwd) + strlen(tmp) + 2;
+            if ((ck->partial = (char *)malloc(len))) snprintf(ck->partial, len, "%s/%s", cwd, tmp);
+        }
+    }
+    if (tmp && !ck->partial) ck->partial = ode_ck_strdup(tmp);
+    if (ck->stale[0] && (!ck->partial || strcmp(ck->stale, ck->partial) != 0) && ode_ck_temporary(ck->stale))
         unlink(ck->stale);
 }
 
-/* Creates the log (or cuts a resumed one where its index says), writes the
- * first index, and starts the checkpoint thread; from here on SIGINT and
- * SIGTERM commit before ending the run.  The replay of the resumed rows
- * (ode_ck_replay) comes next.  0, or an exit status after the message. */
+/* Makes the log new (FILE.rows, locked, emptied: a fresh start) or cuts a
+ * resumed one where its index says, writes the first index, and starts the
+ * checkpoint thread; from here on a stop signal commits before ending the
+ * run.  The replay of the resumed rows (ode_ck_replay) comes next.  0, or an
+ * exit status after the message. */
 static int ode_ck_start(OdeCheckpoint *ck, int (*say)(const char *, ...))
 {
     if (!ck->on) return 0;
     char error[600];
     const int fresh = ck->resumed == 0 && ck->replay_end == 0;
-    ck->rows_fd = open(ck->rows_path, O_RDWR | O_CREAT, 0666);
-    if (ck->rows_fd < 0) return say("cannot write checkpoint '%s': %s", ck->rows_path, strerror(errno));
-    /* One run at a time: a lock on the rows, held until the process ends. */
-    struct flock lock;
-    memset(&lock, 0, sizeof lock);
-    lock.l_type = F_WRLCK;
-    lock.l_whence = SEEK_SET;
-    if (fcntl(ck->rows_fd, F_SETLK, &lock) != 0)
-        return say("checkpoint '%s' is in use by another run (which holds '%s')", ck->path, ck->rows_path);
-    if (fresh && ftruncate(ck->rows_fd, 0) != 0)
-        return say("cannot write checkpoint '%s': %s", ck->rows_path, strerror(errno));
     unsigned char header[ODE_CK_ROWS_HEADER];
     const uint32_t order = ODE_CK_ORDER;
-    memcpy(header, ODE_CK_ROWS_MAGIC, 12);
-    memcpy(header + 12, &order, 4);
+    memset(header, 0, sizeof header);
+    memcpy(header, ODE_CK_ROWS_MAGIC, 16);
+    memcpy(header + 16, &order, 4);
     if (fresh) {
-        const int err = ode_ck_append(ck->rows_fd, header, sizeof header);
+        int err = ftruncate(ck->rows_fd, 0) != 0 ? errno : 0;
+        if (!err) err = lseek(ck->rows_fd, 0, SEEK_SET) < 0 ? errno : 0;
+        if (!err) err = ode_ck_append(ck->rows_fd, header, sizeof header);
         if (err) return say("cannot write checkpoint '%s': %s", ck->rows_path, strerror(err));
         ck->replay_end = sizeof header;
+        ck->resumed_check = ode_ck_sum(ODE_FNV_START, header, sizeof header);
     } else {
         unsigned char seen[ODE_CK_ROWS_HEADER];
         if (pread(ck->rows_fd, seen, sizeof seen, 0) != (ssize_t)sizeof seen || memcmp(seen, header, sizeof seen) != 0)
-            return say("checkpoint '%s' is damaged: '%s' does not begin as odegen's rows (of this machine's byte "
-                       "order); remove the checkpoint to start again",
+            return say("checkpoint '%s' is damaged: '%s' does not begin as odegen's rows (of this version, and this "
+                       "machine's byte order); remove the checkpoint to start again",
                        ck->path, ck->rows_path);
         if (ftruncate(ck->rows_fd, (off_t)ck->replay_end) != 0 || lseek(ck->rows_fd, 0, SEEK_END) < 0)
             return say("cannot write checkpoint '%s': %s", ck->rows_path, strerror(errno));
     }
     ck->replay_at = ODE_CK_ROWS_HEADER;
+    ck->replay_check = ode_ck_sum(ODE_FNV_START, header, sizeof header);
     ck->log_bytes = ck->replay_end;
+    ck->log_check = ck->resumed_check;   /* trusted once the replay has checked it (ode_ck_replay) */
     ck->written = ck->done = ck->resumed;
     ck->done_bytes = ck->replay_end;
+    ck->done_check = ck->resumed_check;
     ck->done_stats = ck->resumed_stats;
     if (ode_ck_commit(ck, error, sizeof error)) return say("%s", error);
 
@@ -629,9 +878,7 @@ static int ode_ck_start(OdeCheckpoint *ck, int (*say)(const char *, ...))
     ck->pipe_read = fds[0];
     ode_ck_pipe_write = fds[1];
     sigset_t block, old;
-    sigemptyset(&block);
-    sigaddset(&block, SIGINT);
-    sigaddset(&block, SIGTERM);
+    ode_stop_signals(&block);
     pthread_sigmask(SIG_BLOCK, &block, &old);
     const int err = pthread_create(&ck->thread, NULL, ode_ck_thread, ck);
     pthread_sigmask(SIG_SETMASK, &old, NULL);
@@ -640,32 +887,84 @@ static int ode_ck_start(OdeCheckpoint *ck, int (*say)(const char *, ...))
     return 0;
 }
 
+/* A checkpoint that fails a check on resuming: the message (for the caller's
+ * say), -1. */
+static int ode_ck_damaged(const OdeCheckpoint *ck, char *error, size_t size, const char *what)
+{
+    snprintf(error, size, "checkpoint '%s' is damaged: %s; remove it to start again", ck->path, what);
+    return -1;
+}
+
 /* The next block of the resumed rows, read into *b (its data grown as
- * needed): 1, or 0 when all are given (or there were none), or -1 after a
- * read error (message in error).  The caller queues it for the writer
- * (ode_output_put), which writes it again but does not log it again. */
+ * needed) and checked: its checksum, and that it holds the rows that come
+ * next; after the last, that they are the rows of the systems the index says
+ * are done, with the index's checksum.  Returns 1, or 0 when all are given
+ * (or there were none), or -1 after a read error or a failed check (message
+ * in error).  The caller queues it for the writer (ode_output_put), which
+ * writes it again but does not log it again. */
 static int ode_ck_replay(OdeCheckpoint *ck, OdeBlock *b, char *error, size_t size)
 {
-    if (!ck->on || ck->replay_at >= ck->replay_end) return 0;
-    OdeLogRecord rec;
-    ssize_t got = pread(ck->rows_fd, &rec, sizeof rec, (off_t)ck->replay_at);
-    const int bad = got != (ssize_t)sizeof rec || ck->replay_at + sizeof rec + rec.bytes > ck->replay_end;
-    if (!bad && ode_output_room(b, (size_t)rec.bytes) != 0) {
-        snprintf(error, size, "out of memory for a block of %llu bytes", (unsigned long long)rec.bytes);
+    char what[400];
+    if (!ck->on || ck->replay_done) return 0;
+    if (ck->replay_at >= ck->replay_end) {
+        ck->replay_done = 1;
+        const long long held = ck->replay_rep ? ck->replay_system + 1 : ck->replay_system;
+        if (ck->record > 0 && (held != ck->resumed || ck->replay_rep != 0)) {
+            snprintf(what, sizeof what, "its index says %lld systems are done, but '%s' holds the rows of %lld%s",
+                     ck->resumed, ck->rows_path, held, ck->replay_rep ? " (the last one in part)" : "");
+            return ode_ck_damaged(ck, error, size, what);
+        }
+        if (ck->replay_check != ck->resumed_check) {
+            snprintf(what, sizeof what, "'%s' does not have the checksum its index says", ck->rows_path);
+            return ode_ck_damaged(ck, error, size, what);
+        }
+        return 0;
+    }
+    OdeLogEntry entry;
+    const unsigned long long at = ck->replay_at, room = ck->replay_end - at;
+    ssize_t got = pread(ck->rows_fd, &entry, sizeof entry, (off_t)at);
+    if (room < sizeof entry || got != (ssize_t)sizeof entry || entry.rec.bytes > room - sizeof entry) {
+        snprintf(what, sizeof what, "the block at byte %llu of '%s' %s", at, ck->rows_path,
+                 got != (ssize_t)sizeof entry ? "cannot be read" : "goes past the end its index says");
+        return ode_ck_damaged(ck, error, size, what);
+    }
+    if (ode_output_room(b, (size_t)entry.rec.bytes) != 0) {
+        snprintf(error, size, "out of memory for a block of %llu bytes", (unsigned long long)entry.rec.bytes);
         return -1;
     }
-    if (!bad) got = pread(ck->rows_fd, b->data, (size_t)rec.bytes, (off_t)(ck->replay_at + sizeof rec));
-    if (bad || got != (ssize_t)rec.bytes) {
-        snprintf(error, size, "checkpoint '%s' is damaged (at byte %llu of '%s'): remove it to start again", ck->path,
-                 ck->replay_at, ck->rows_path);
-        return -1;
+    got = pread(ck->rows_fd, b->data, (size_t)entry.rec.bytes, (off_t)(at + sizeof entry));
+    if (got != (ssize_t)entry.rec.bytes) {
+        snprintf(what, sizeof what, "the block at byte %llu of '%s' cannot be read", at, ck->rows_path);
+        return ode_ck_damaged(ck, error, size, what);
     }
-    b->first = rec.first;
-    b->nsys = rec.nsys;
-    b->rep0 = rec.rep0;
-    b->nrep = rec.nrep;
-    b->bytes = (size_t)rec.bytes;
-    ck->replay_at += sizeof rec + rec.bytes;
+    const OdeLogRecord *rec = &entry.rec;
+    if (ode_ck_block_check(ck->replay_check, rec, b->data) != entry.check) {
+        snprintf(what, sizeof what, "the block at byte %llu of '%s' (systems %lld to %lld) does not match its checksum",
+                 at, ck->rows_path, (long long)rec->first, (long long)rec->first + rec->nsys - 1);
+        return ode_ck_damaged(ck, error, size, what);
+    }
+    /* Its place: the rows that come next, whole systems or one system's next reps, all of them done. */
+    const int whole = rec->rep0 == 0 && rec->nrep == ck->record;
+    if (rec->first != ck->replay_system || rec->rep0 != ck->replay_rep || rec->nsys < 1 || rec->nrep < 1 ||
+        (!whole && rec->nsys != 1) || rec->rep0 + (long long)rec->nrep > ck->record ||
+        rec->first + (long long)rec->nsys > ck->resumed) {
+        snprintf(what, sizeof what, "the block at byte %llu of '%s' holds system %lld, rep %d, where system %lld, rep %d "
+                 "comes next", at, ck->rows_path, (long long)rec->first, rec->rep0, ck->replay_system, ck->replay_rep);
+        return ode_ck_damaged(ck, error, size, what);
+    }
+    if (rec->rep0 + rec->nrep == ck->record) {
+        ck->replay_system = rec->first + rec->nsys;
+        ck->replay_rep = 0;
+    } else {
+        ck->replay_rep = rec->rep0 + rec->nrep;
+    }
+    ck->replay_check = entry.check;
+    b->first = rec->first;
+    b->nsys = rec->nsys;
+    b->rep0 = rec->rep0;
+    b->nrep = rec->nrep;
+    b->bytes = (size_t)rec->bytes;
+    ck->replay_at += sizeof entry + rec->bytes;
     return 1;
 }
 
@@ -683,7 +982,7 @@ static int ode_ck_finish(OdeCheckpoint *ck, int success, int (*say)(const char *
         pthread_join(ck->thread, NULL);
         ck->thread_started = 0;
     }
-    if (ck->on && ck->rows_fd >= 0) {
+    if (ck->on && ck->rows_fd >= 0 && ck->committed >= 0) {   /* (started: ode_ck_start committed once) */
         if (success) {
             unlink(ck->path);
             unlink(ck->rows_path);
@@ -697,6 +996,7 @@ static int ode_ck_finish(OdeCheckpoint *ck, int success, int (*say)(const char *
 
 static void ode_ck_free(OdeCheckpoint *ck)
 {
+    if (ck->rows_fd >= 0 && ck->rows_made && ck->committed < 0) unlink(ck->rows_path);   /* made, never used */
     if (ck->rows_fd >= 0) close(ck->rows_fd);
     if (ck->pipe_read >= 0) close(ck->pipe_read);
     if (ode_ck_pipe_write >= 0) close(ode_ck_pipe_write);
@@ -705,6 +1005,7 @@ static void ode_ck_free(OdeCheckpoint *ck)
     free(ck->fifo);
     free(ck->path);
     free(ck->rows_path);
+    free(ck->tmp_path);
     free(ck->identity);
     free(ck->partial);
     memset(ck, 0, sizeof *ck);

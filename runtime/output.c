@@ -18,10 +18,17 @@
  * A write that fails (a full disk, a file size limit, a closed pipe's EPIPE)
  * ends the run at once from the writer thread: the message, the temporary
  * file removed, exit status 1 — not after the rest of the integration.
- * SIGINT and SIGTERM end it with 128 + the signal (130, 143): a temporary
- * file is removed at once; output written in place (a pipe) is cut only at
- * the end of a block, which ends with a row, so a reader never sees half a
- * row.
+ * SIGINT, SIGTERM and SIGHUP end it with 128 + the signal (130, 143, 129): a
+ * temporary file is removed at once; output written in place (a pipe) is cut
+ * only at the end of a block, which ends with a row, so a reader never sees
+ * half a row.  A crash (SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT) or an
+ * exit() from a library removes the temporary file too.
+ *
+ * -o through a symbolic link writes through it: the temporary file is made
+ * next to the file the link leads to and renamed onto that file, so the link
+ * stays; a link to one of the process's descriptors (/dev/stdout, /dev/fd/N,
+ * /proc/self/fd/N) is that descriptor, written in place as standard output
+ * is (ode_output_target).
  */
 #ifndef ODEGEN_GENERATED
 #include "output.h"
@@ -59,6 +66,16 @@ static void ode_exit_interrupted(int sig)
     _exit(ODE_EXIT_SIGNAL_BASE + sig);
 }
 
+/* The signals that stop a run, alike (blocked together where a temporary
+ * file is made and in the threads that must not take them). */
+static void ode_stop_signals(sigset_t *set)
+{
+    sigemptyset(set);
+    sigaddset(set, SIGINT);
+    sigaddset(set, SIGTERM);
+    sigaddset(set, SIGHUP);
+}
+
 static void ode_on_signal(int sig)
 {
     if (ode_signal_side_path[0]) unlink(ode_signal_side_path);
@@ -74,8 +91,9 @@ static void ode_on_signal(int sig)
 typedef struct OdeOutput {
     const OdeFormat *format;
     void *state;
-    const char *path;          /* final name, or NULL: standard output */
-    char *tmp;                 /* temporary name in the same directory */
+    const char *path;          /* final name, as given (for messages), or NULL: standard output */
+    char *target;              /* the file it replaces: path, or where path's links lead */
+    char *tmp;                 /* temporary name next to target */
     int special;               /* written in place: a pipe, a device, standard output */
     int threads;               /* blocks prepared at once */
     size_t block_bytes;        /* a block's size, at most */
@@ -219,9 +237,43 @@ static size_t ode_block_size(int threads)
 
 /* ------------------------------------------------------------------ the file */
 
+/* A crash, or an exit() from a library (libgomp's when it cannot start its
+ * threads), removes the temporary files too; the crash then goes on to the
+ * handler that was there before (the default one, or a sanitizer's). */
+static const int ode_crash_signals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
+#define ODE_NCRASH ((int)(sizeof ode_crash_signals / sizeof *ode_crash_signals))
+static struct sigaction ode_crash_before[ODE_NCRASH];
+
+static void ode_remove_temporaries(void)
+{
+    if (ode_signal_side_path[0]) unlink(ode_signal_side_path);
+    if (ode_signal_path[0]) unlink(ode_signal_path);
+}
+
+static void ode_on_crash(int sig)
+{
+    ode_remove_temporaries();
+    for (int k = 0; k < ODE_NCRASH; k++)
+        if (ode_crash_signals[k] == sig) sigaction(sig, &ode_crash_before[k], NULL);
+    raise(sig);   /* delivered to that handler when this one returns */
+}
+
+static void ode_cleanup_install(void)
+{
+    static int installed;
+    if (installed) return;
+    installed = 1;
+    atexit(ode_remove_temporaries);
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = ode_on_crash;
+    sigemptyset(&sa.sa_mask);
+    for (int k = 0; k < ODE_NCRASH; k++) sigaction(ode_crash_signals[k], &sa, &ode_crash_before[k]);
+}
+
 /* A temporary file next to path (".NAME.XXXXXX" in its folder), made with
- * SIGINT and SIGTERM blocked so that its name is in `slot` (the signal
- * handler's, which removes it) before either can arrive; mode 0666 less the
+ * the stop signals blocked so that its name is in `slot` (the signal
+ * handler's, which removes it) before one can arrive; mode 0666 less the
  * umask, as a file made by open().  0 and *tmp (malloc'd) and *fd, or errno. */
 static int ode_temp_open(const char *path, char **tmp, char *slot, int *fd)
 {
@@ -232,10 +284,9 @@ static int ode_temp_open(const char *path, char **tmp, char *slot, int *fd)
     *tmp = (char *)malloc(len);
     if (!*tmp) return ENOMEM;
     snprintf(*tmp, len, "%.*s.%s.XXXXXX", (int)dir, path, path + dir);
+    ode_cleanup_install();
     sigset_t block, old;
-    sigemptyset(&block);
-    sigaddset(&block, SIGINT);
-    sigaddset(&block, SIGTERM);
+    ode_stop_signals(&block);
     sigprocmask(SIG_BLOCK, &block, &old);
     *fd = mkstemp(*tmp);
     const int err = errno;
@@ -248,15 +299,98 @@ static int ode_temp_open(const char *path, char **tmp, char *slot, int *fd)
         const int e = errno;
         close(*fd);
         *fd = -1;
+        unlink(*tmp);
+        slot[0] = 0;
         return e;
     }
     return 0;
 }
 
+/* The descriptor that path names when it is one of this process's
+ * (/proc/self/fd/N, /dev/fd/N: a name in the folder that is /proc/self/fd),
+ * or -1. */
+static int ode_descriptor_of(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    if (!slash || !slash[1] || slash - path >= 4096) return -1;
+    for (const char *c = slash + 1; *c; c++)
+        if (*c < '0' || *c > '9') return -1;
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%.*s", slash == path ? 1 : (int)(slash - path), path);
+    struct stat here, fds;
+    if (stat(dir, &here) != 0 || stat("/proc/self/fd", &fds) != 0 || here.st_dev != fds.st_dev ||
+        here.st_ino != fds.st_ino)
+        return -1;
+    const long n = strtol(slash + 1, NULL, 10);
+    return n >= 0 && n < 1 << 20 ? (int)n : -1;
+}
+
+/* Where a file the user names (-o PATH, save's FILE.traj.csv) is written:
+ * PATH, or, through symbolic links, the file they lead to (*target, malloc'd;
+ * the links stay as they are); or one of this process's descriptors
+ * (/dev/stdout, /dev/fd/N: *descriptor >= 0, *target NULL).  0 or an errno
+ * value (ELOOP: links in a loop). */
+static int ode_output_target(const char *path, char **target, int *descriptor)
+{
+    *target = NULL;
+    *descriptor = -1;
+    char at[4096], link[4096];
+    if (snprintf(at, sizeof at, "%s", path) >= (int)sizeof at) return ENAMETOOLONG;
+    for (int hops = 0;; hops++) {
+        if ((*descriptor = ode_descriptor_of(at)) >= 0) return 0;
+        struct stat st;
+        if (lstat(at, &st) != 0 || !S_ISLNK(st.st_mode)) break;
+        if (hops == 40) return ELOOP;
+        const ssize_t n = readlink(at, link, sizeof link - 1);
+        if (n < 0) return errno;
+        link[n] = 0;
+        const char *slash = strrchr(at, '/');
+        const int dir = link[0] == '/' || !slash ? 0 : (int)(slash - at) + 1;   /* a relative link: from its folder */
+        char next[4096];
+        if (snprintf(next, sizeof next, "%.*s%s", dir, at, link) >= (int)sizeof next) return ENAMETOOLONG;
+        memcpy(at, next, sizeof at);
+    }
+    const size_t len = strlen(at) + 1;
+    if (!(*target = (char *)malloc(len))) return ENOMEM;
+    memcpy(*target, at, len);
+    return 0;
+}
+
+/* Opens where a file the user names is written (ode_output_target): a
+ * temporary file next to the target, registered in `slot` for removal, to be
+ * renamed onto the target when complete; or in place, for a descriptor, a
+ * pipe or a device (renaming onto those would replace them), unless
+ * needs_file.  Fills *target, *tmp (NULL in place) and *fd.  0, or an errno
+ * value with *why set when errno alone does not say it (else NULL). */
+static int ode_place_open(const char *path, int needs_file, char *slot, char **target, char **tmp, int *fd,
+                          const char **why)
+{
+    *tmp = NULL;
+    *fd = -1;
+    *why = NULL;
+    int descriptor;
+    int err = ode_output_target(path, target, &descriptor);
+    if (err) return err;
+    struct stat st;
+    const int exists = *target && stat(*target, &st) == 0;
+    if (exists && S_ISDIR(st.st_mode)) return EISDIR;
+    if (descriptor >= 0 || (exists && !S_ISREG(st.st_mode))) {
+        if (needs_file) {
+            *why = "needs a regular file";
+            return EINVAL;
+        }
+        if (descriptor == STDOUT_FILENO) fflush(stdout);
+        *fd = descriptor >= 0 ? dup(descriptor) : open(*target, O_WRONLY | O_TRUNC);
+        return *fd < 0 ? errno : 0;
+    }
+    return ode_temp_open(*target, tmp, slot, fd);
+}
+
 /* Opens the output and starts its writer: standard output (through a
  * descriptor of its own, so that closing it reports write errors), a pipe or
- * a device in place, or a temporary file next to the final one, with the mode
- * a plain fopen would give, registered for removal on SIGINT/SIGTERM.
+ * a device in place, or a temporary file next to the final one (through
+ * symbolic links: next to the file they lead to), with the mode a plain
+ * fopen would give, registered for removal on a stop signal or a crash.
  * Returns 0, or an errno value with the message in o->error. */
 static int ode_output_open(OdeOutput *o, const char *path, const OdeFormat *format, const OdeRunInfo *info)
 {
@@ -274,27 +408,17 @@ static int ode_output_open(OdeOutput *o, const char *path, const OdeFormat *form
         if (fd < 0) return ode_output_failed(o, errno, NULL);
     } else {
         o->path = path;
-        struct stat st;
-        const int exists = stat(path, &st) == 0;
-        if (exists && S_ISDIR(st.st_mode)) return ode_output_failed(o, EISDIR, NULL);
-        if (exists && !S_ISREG(st.st_mode)) {
-            /* A device or a pipe (/dev/null, a FIFO): written in place, since
-             * renaming onto it would replace it. */
-            if (format->needs_file) {
-                snprintf(o->error, sizeof o->error, "cannot write '%s': %s output needs a regular file", path,
-                         format->name);
-                return EINVAL;
-            }
-            o->special = 1;
-            fd = open(path, O_WRONLY | O_TRUNC);
-            if (fd < 0) return ode_output_failed(o, errno, NULL);
-        } else {
-            const int err = ode_temp_open(path, &o->tmp, ode_signal_path, &fd);
-            if (err) return ode_output_failed(o, err, NULL);
+        const char *why;
+        const int err = ode_place_open(path, format->needs_file, ode_signal_path, &o->target, &o->tmp, &fd, &why);
+        if (err && why) {
+            snprintf(o->error, sizeof o->error, "cannot write '%s': %s output %s", path, format->name, why);
+            return err;
         }
+        if (err) return ode_output_failed(o, err, NULL);
+        o->special = !o->tmp;
     }
     char detail[400] = "";
-    int err = format->open(&o->state, info, o->tmp ? o->tmp : path, fd, detail, sizeof detail);
+    int err = format->open(&o->state, info, o->tmp ? o->tmp : o->target, fd, detail, sizeof detail);
     if (err) {
         if (!o->state) close(fd);
         return ode_output_failed(o, err, detail[0] ? detail : NULL);
@@ -318,11 +442,9 @@ static int ode_output_open(OdeOutput *o, const char *path, const OdeFormat *form
     pthread_cond_init(&o->wake, NULL);
     o->sync_ready = 1;
 
-    /* The writer takes no signals: they stop the run between its blocks. */
+    /* The writer takes no stop signals: they stop the run between its blocks. */
     sigset_t block, old;
-    sigemptyset(&block);
-    sigaddset(&block, SIGINT);
-    sigaddset(&block, SIGTERM);
+    ode_stop_signals(&block);
     pthread_sigmask(SIG_BLOCK, &block, &old);
     err = pthread_create(&o->writer, NULL, ode_writer_main, o);
     pthread_sigmask(SIG_SETMASK, &old, NULL);
@@ -463,7 +585,7 @@ static int ode_output_close(OdeOutput *o)
     o->state = NULL;
     int err = o->format->close(state, detail, sizeof detail);
     o->format->discard(state);
-    if (!err && o->tmp && rename(o->tmp, o->path) != 0) err = errno;
+    if (!err && o->tmp && rename(o->tmp, o->target) != 0) err = errno;
     o->write_seconds += ode_output_clock() - t0;
     if (err) return ode_output_failed(o, err, detail[0] ? detail : NULL);
     ode_signal_path[0] = 0;
@@ -488,5 +610,6 @@ static void ode_output_free(OdeOutput *o)
     free(o->queue);
     free(o->spare);
     free(o->tmp);
+    free(o->target);
     memset(o, 0, sizeof *o);
 }

@@ -25,8 +25,9 @@
  * reported in the `status` column and counted in the summary: a failing
  * system is a result of the scan, not a failure of the run); 1 runtime error
  * (no GPU, CUDA failure, out of memory, output not writable or too large for
- * its disk); 2 usage error; 130 interrupted by SIGINT, 143 by SIGTERM (the
- * unfinished output is removed; written to a pipe, it ends with a whole row).
+ * its disk); 2 usage error; 130 interrupted by SIGINT, 143 by SIGTERM, 129 by
+ * SIGHUP (the unfinished output is removed; written to a pipe, it ends with a
+ * whole row).
  */
 #ifndef ODEGEN_GENERATED
 #include "library.c"
@@ -58,6 +59,18 @@
 #define ODE_MAX_DEVICES 64
 #define ODE_CPU_CHUNK 1000000L        /* most systems per chunk on the CPU */
 #define ODE_GPU_CHUNK 4000000L        /* most systems per chunk and device on the GPU */
+
+/* More threads than the processors this process may run on (OMP_NUM_THREADS,
+ * or OpenMP's default) gain nothing for integrations that never wait, and
+ * far more (100000) crash libgomp when it starts them: the runner asks for
+ * at most that many (its summary says how many it used). */
+static void ode_threads_clamp(void)
+{
+#ifdef _OPENMP
+    const int procs = omp_get_num_procs();
+    if (procs >= 1 && omp_get_max_threads() > procs) omp_set_num_threads(procs);
+#endif
+}
 
 static int omp_threads(void)
 {
@@ -271,6 +284,8 @@ static int ode_target(const char *name, const char *what, int *kind, int *index)
                      ode_did_you_mean(hint, sizeof hint, name, ODE_TARGETS | (set ? ODE_SUGGEST_OPTIONS : 0u)));
 }
 
+#define ODE_SCAN_MOST 9007199254740992.0   /* 2^53 */
+
 /* Parses `NAME=lin(a,b,n)`, `NAME=log(a,b,n)` or `NAME=list(v,…)`. */
 static int ode_parse_scan(const char *text, OdeScan *sc)
 {
@@ -321,13 +336,18 @@ static int ode_parse_scan(const char *text, OdeScan *sc)
                 if (comma) *comma = 0;
                 ode_trim(item);
                 if (sc->type != ODE_SCAN_LIST && i == 2) {
-                    long n;
-                    if (ode_parse_long(item, LONG_MIN, LONG_MAX, &n))
+                    /* A whole number, also as 1e6; at most 2^53, beyond which the
+                     * values' indices are not exact in double. */
+                    double n;
+                    if (ode_parse_real(item, &n) || n != floor(n))
                         rc = ode_usage("bad scan '%s': the number of values '%s' is not a whole number", text, item);
                     else if (n < 1)
                         rc = ode_usage("bad scan '%s': the number of values must be at least 1", text);
+                    else if (n > ODE_SCAN_MOST)
+                        rc = ode_usage("bad scan '%s': the number of values '%s' is more than the %.0f (2^53) a scan "
+                                       "line can have", text, item, ODE_SCAN_MOST);
                     else
-                        sc->n = n;
+                        sc->n = (long)n;
                 } else {
                     const int bad = ode_parse_real(item, &v[i]);
                     if (bad == 1 && !*item) rc = ode_usage("bad scan '%s': %s", text, syntax);
@@ -489,7 +509,7 @@ static void ode_help(FILE *f)
                "Exit status: 0 when the run completed, whatever the systems' statuses (see the status\n"
                "column and the summary); 1 runtime error (no GPU, CUDA failure, out of memory, output\n"
                "not writable or larger than the free space); 2 usage error; 130 interrupted by SIGINT,\n"
-               "143 by SIGTERM (the unfinished output is removed).\n");
+               "143 by SIGTERM, 129 by SIGHUP (the unfinished output is removed).\n");
 }
 
 /* The value of option argv[*i] (after '=' in --opt=value, or the next word). */
@@ -889,6 +909,7 @@ static int ode_progress(void *user, long done, long total)
 
 typedef struct OdeTraj OdeTraj;
 static double ode_traj_bytes_per_system(const OdeRunner *r);
+static int ode_traj_too_many(const OdeRunner *r);
 static int ode_traj_nlisted(void);
 static int ode_traj_open(OdeTraj **tr, const OdeRunner *r, long long total);
 static int ode_traj_chunk(OdeTraj *tr, model_solver *s, long long base, int count);
@@ -948,14 +969,19 @@ static double ode_host_available(void)
     return avail;
 }
 
+/* A size with its unit ("3.7 GiB"); beyond 1024 EiB in powers of ten
+ * ("1.3e+18 EiB"), so that it always fits a few characters. */
 static const char *ode_size(char *buf, size_t size, double bytes)
 {
-    const double k = 1024.0;
-    if (bytes >= k * k * k * k * k) snprintf(buf, size, "%.1f PiB", bytes / (k * k * k * k * k));
-    else if (bytes >= k * k * k * k) snprintf(buf, size, "%.1f TiB", bytes / (k * k * k * k));
-    else if (bytes >= k * k * k) snprintf(buf, size, "%.1f GiB", bytes / (k * k * k));
-    else if (bytes >= k * k) snprintf(buf, size, "%.1f MiB", bytes / (k * k));
-    else snprintf(buf, size, "%.0f KiB", bytes / k);
+    static const char *const units[] = {"KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+    double v = bytes / 1024.0;
+    int u = 0;
+    while (u < 5 && v >= 1024.0) {
+        v /= 1024.0;
+        u++;
+    }
+    if (v >= 1024.0) snprintf(buf, size, "%.2g %s", v, units[u]);
+    else snprintf(buf, size, u == 0 ? "%.0f %s" : "%.1f %s", v, units[u]);
     return buf;
 }
 
@@ -976,6 +1002,7 @@ static const char *ode_duration(char *buf, size_t size, double s)
  * system fits. */
 static long long ode_chunk_capacity(const OdeRunner *r, int backend, int slots, int *exit_status)
 {
+    if ((*exit_status = ode_traj_too_many(r))) return 0;
     const long probe = 1L << 20;
     const int nf = r->nfield;
     size_t dev_bytes = 0, host_bytes = 0;
@@ -1221,11 +1248,18 @@ typedef struct OdeEstimate {
 static double ode_free_space(const char *path)
 {
     struct stat st;
-    if (!path || strcmp(path, "-") == 0 || (stat(path, &st) == 0 && !S_ISREG(st.st_mode))) return -1;
-    char dir[4096];
-    const char *slash = strrchr(path, '/');
+    char *target = NULL;
+    int descriptor = -1;
+    if (!path || strcmp(path, "-") == 0 || ode_output_target(path, &target, &descriptor) != 0 || descriptor >= 0 ||
+        (stat(target, &st) == 0 && !S_ISREG(st.st_mode))) {
+        free(target);
+        return -1;
+    }
+    char dir[4096];   /* where the file goes: the folder of the file path's links lead to */
+    const char *slash = strrchr(target, '/');
     if (!slash) snprintf(dir, sizeof dir, ".");
-    else snprintf(dir, sizeof dir, "%.*s", slash == path ? 1 : (int)(slash - path), path);
+    else snprintf(dir, sizeof dir, "%.*s", slash == target ? 1 : (int)(slash - target), target);
+    free(target);
     struct statvfs vfs;
     if (statvfs(dir, &vfs) != 0) return -1;
     return (double)vfs.f_bavail * (double)vfs.f_frsize;
@@ -1346,7 +1380,10 @@ static void ode_append(char **text, size_t *cap, const char *fmt, ...)
 }
 
 /* What makes a run's rows what they are, as "key: value" lines: a
- * checkpoint is resumed only by a run with the same (checkpoint.c).  Values
+ * checkpoint is resumed only by a run with the same (checkpoint.c): the
+ * model and the code generated from it, the build (ode_ck_build), the
+ * precision, the options, values and scan, the fields and counts, the
+ * format and the backend.  Values
  * are written exactly (shortest round-trip text); a long list scan by its
  * length, ends and a hash of its values.  NULL when out of memory. */
 static char *ode_identity(const OdeRunner *r, const OdeFormat *format, int backend, long long total)
@@ -1356,9 +1393,13 @@ static char *ode_identity(const OdeRunner *r, const OdeFormat *format, int backe
     size_t cap = 1024;
     char *t = (char *)calloc(cap, 1);
     const size_t source_len = strlen(ode_model_source);
-    ode_append(&t, &cap, "model: %s\nsource: %zu bytes, hash %016llx\nodegen: %s\noptions: %s\nvalues:", ODE_MODEL_NAME,
-               source_len, (unsigned long long)ode_fnv1a(ODE_FNV_START, ode_model_source, source_len), ODEGEN_VERSION,
-               options);
+    char build[512];
+    ode_ck_build(build, sizeof build);   /* (checkpoint.c) */
+    ode_append(&t, &cap,
+               "model: %s\nsource: %zu bytes, hash %016llx\nodegen: %s\ngenerated: source hash %s\nbuild: %s\n"
+               "precision: %s\noptions: %s\nvalues:",
+               ODE_MODEL_NAME, source_len, (unsigned long long)ode_fnv1a(ODE_FNV_START, ode_model_source, source_len),
+               ODEGEN_VERSION, ODE_GENERATED_HASH, build, ODE_FLOAT ? "float" : "double", options);
     for (int k = 0; k < ODE_NPARAM; k++)
         ode_append(&t, &cap, "%s %s=%s", k ? "," : "", model_name(MODEL_KIND_PARAM, k), ode_short(x, sizeof x, r->param[k]));
     for (int k = 0; k < ODE_NSTATE; k++)
@@ -1586,10 +1627,14 @@ static int ode_job_estimate(OdeJob *job, int show)
     return status ? status : job->r->estimate_only ? -1 : 0;
 }
 
-/* SIGINT and SIGTERM end the run from here on, leaving no unfinished output
- * (unless they were ignored when the program started, as for a background
- * job of a shell without job control); with a checkpoint, after committing
- * it (ode_ck_on_signal). */
+/* SIGINT, SIGTERM and SIGHUP end the run from here on, leaving no
+ * unfinished output (unless they were ignored when the program started, as
+ * for a background job of a shell without job control, or under nohup);
+ * with a checkpoint, after committing it (ode_ck_on_signal).  A file size
+ * limit (ulimit -f) fails a write with EFBIG, which is reported, instead of
+ * killing the run with SIGXFSZ. */
+static struct sigaction ode_old_hup, ode_old_xfsz;
+
 static void ode_job_signals(void (*handler)(int), struct sigaction *old_int, struct sigaction *old_term)
 {
     struct sigaction sa;
@@ -1599,11 +1644,27 @@ static void ode_job_signals(void (*handler)(int), struct sigaction *old_int, str
     sigemptyset(&sa.sa_mask);
     if (old_int) sigaction(SIGINT, NULL, old_int);
     if (old_term) sigaction(SIGTERM, NULL, old_term);
-    struct sigaction now;
-    sigaction(SIGINT, NULL, &now);
-    if (now.sa_handler != SIG_IGN) sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, NULL, &now);
-    if (now.sa_handler != SIG_IGN) sigaction(SIGTERM, &sa, NULL);
+    if (old_int) sigaction(SIGHUP, NULL, &ode_old_hup);
+    static const int stops[] = {SIGINT, SIGTERM, SIGHUP};
+    for (int k = 0; k < 3; k++) {
+        struct sigaction now;
+        sigaction(stops[k], NULL, &now);
+        if (now.sa_handler != SIG_IGN) sigaction(stops[k], &sa, NULL);
+    }
+    struct sigaction ignore;
+    memset(&ignore, 0, sizeof ignore);
+    ignore.sa_handler = SIG_IGN;
+    sigemptyset(&ignore.sa_mask);
+    sigaction(SIGXFSZ, &ignore, old_int ? &ode_old_xfsz : NULL);
+}
+
+/* The signals' handlers as they were before ode_job_signals. */
+static void ode_job_signals_restore(const struct sigaction *old_int, const struct sigaction *old_term)
+{
+    sigaction(SIGINT, old_int, NULL);
+    sigaction(SIGTERM, old_term, NULL);
+    sigaction(SIGHUP, &ode_old_hup, NULL);
+    sigaction(SIGXFSZ, &ode_old_xfsz, NULL);
 }
 
 /* The output opened, and with a checkpoint its files and thread started,
@@ -1728,8 +1789,7 @@ static int ode_run(OdeRunner *r)
         const int ck_status = ode_ck_finish(&job.ck, status == 0, ode_runtime);
         if (!status) status = ck_status;
     }
-    sigaction(SIGINT, &old_int, NULL);
-    sigaction(SIGTERM, &old_term, NULL);
+    ode_job_signals_restore(&old_int, &old_term);
     if (!status && !r->quiet) ode_job_summary(&job, output_seconds, job.info.device);
     ode_job_free(&job);
     return status;
@@ -1764,6 +1824,7 @@ static int ode_runner_parse(OdeRunner *r, int argc, char **argv)
     }
     int status = ode_parse_args(r, argc, argv);
     if (status == 0 && !(r->command_line = ode_command_line(argc, argv))) status = ode_runtime("out of memory");
+    ode_threads_clamp();
     return status;
 }
 

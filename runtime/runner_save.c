@@ -18,11 +18,13 @@
 #endif
 
 /* The samples' file: written through stdio under a temporary name next to
- * the final one (registered for removal on SIGINT/SIGTERM, output.c), and
- * renamed when complete; a device (/dev/null) is written in place. */
+ * the final one (through symbolic links: next to the file they lead to;
+ * registered for removal on a stop signal or a crash, output.c), and renamed
+ * when complete; a device (/dev/null) is written in place. */
 typedef struct OdeSideFile {
     FILE *f;
-    const char *path;        /* final name */
+    const char *path;        /* final name, as given */
+    char *target;            /* the file it replaces (where path's links lead) */
     char *tmp;               /* temporary name, or NULL (written in place) */
     char error[600];
 } OdeSideFile;
@@ -37,14 +39,9 @@ static int ode_side_open(OdeSideFile *o, const char *path)
 {
     memset(o, 0, sizeof *o);
     o->path = path;
-    struct stat st;
-    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
-        if (S_ISDIR(st.st_mode)) return ode_side_failed(o, EISDIR);
-        o->f = fopen(path, "w");
-        return o->f ? 0 : ode_side_failed(o, errno);
-    }
     int fd = -1;
-    const int err = ode_temp_open(path, &o->tmp, ode_signal_side_path, &fd);   /* (output.c) */
+    const char *why;
+    const int err = ode_place_open(path, 0, ode_signal_side_path, &o->target, &o->tmp, &fd, &why);   /* (output.c) */
     if (err) return ode_side_failed(o, err);
     if (!(o->f = fdopen(fd, "w"))) {
         const int e = errno;
@@ -63,7 +60,7 @@ static int ode_side_close(OdeSideFile *o)
     if (fflush(f) != 0 || ferror(f)) err = errno ? errno : EIO;
     if (!err && o->tmp && fsync(fileno(f)) != 0 && errno != EINVAL && errno != EROFS) err = errno;
     if (fclose(f) != 0 && !err) err = errno;
-    if (!err && o->tmp && rename(o->tmp, o->path) != 0) err = errno;
+    if (!err && o->tmp && rename(o->tmp, o->target) != 0) err = errno;
     if (err) return ode_side_failed(o, err);
     ode_signal_side_path[0] = 0;
     return 0;
@@ -76,7 +73,8 @@ static void ode_side_free(OdeSideFile *o)
     if (o->tmp && ode_signal_side_path[0]) unlink(o->tmp);
     ode_signal_side_path[0] = 0;
     free(o->tmp);
-    o->tmp = NULL;
+    free(o->target);
+    o->tmp = o->target = NULL;
 }
 
 /* ",value" in the rows' own form (the shortest text that reads back). */
@@ -122,13 +120,32 @@ static char *ode_traj_path(const char *output)
     return p;
 }
 
+/* Samples an integration keeps: save max=N, else those of the window. */
+static double ode_traj_capacity(const OdeRunner *r)
+{
+    return ODE_SAVE_MAX > 0 ? (double)ODE_SAVE_MAX : floor(r->opt[ODE_OPTION_TOTAL] / model_save_every() * (1 + 1e-12)) + 1;
+}
+
+/* More samples per integration than a system can keep (the library's
+ * limit, save.c): refused before anything is allocated, with the numbers;
+ * 0 or the exit status. */
+#define ODE_TRAJ_MOST 2e9
+static int ode_traj_too_many(const OdeRunner *r)
+{
+    if (model_save_every() <= 0 || r->record == 0 || ode_traj_capacity(r) <= ODE_TRAJ_MOST) return 0;
+    char every[40], total[40];
+    return ode_runtime("save every=%s over a window of total=%s takes %.3g samples per integration, more than the "
+                       "%.0f a system can keep: save less often (every=), or cap the samples (save max=N)",
+                       ode_short(every, sizeof every, model_save_every()),
+                       ode_short(total, sizeof total, r->opt[ODE_OPTION_TOTAL]), ode_traj_capacity(r), ODE_TRAJ_MOST);
+}
+
 /* Bytes one sampled system's samples take (host; the device holds as
  * much), for the chunk size. */
 static double ode_traj_bytes_per_system(const OdeRunner *r)
 {
     if (!ODE_SAVE || r->record == 0) return 0;
-    const double cap = ODE_SAVE_MAX > 0 ? (double)ODE_SAVE_MAX
-                                        : floor(r->opt[ODE_OPTION_TOTAL] / model_save_every() * (1 + 1e-12)) + 1;
+    const double cap = ode_traj_capacity(r);
     return (double)r->record * (cap * (double)(r->nfield + 1) * (double)sizeof(ode_real) + (double)sizeof(unsigned int));
 }
 
@@ -145,7 +162,12 @@ static int ode_traj_open(OdeTraj **trp, const OdeRunner *r, long long total)
     if (tr->beyond && !r->quiet)
         fprintf(stderr, "%s: save: %ld of the systems listed in the save line lie beyond this run's %lld system%s\n",
                 ODE_MODEL_NAME, tr->beyond, total, total == 1 ? "" : "s");
-    if (r->output && strcmp(r->output, "-") != 0) {
+    char *target = NULL;
+    int descriptor = -1;
+    if (r->output && strcmp(r->output, "-") != 0 && ode_output_target(r->output, &target, &descriptor) == ENOMEM)
+        return ode_runtime("out of memory");
+    free(target);
+    if (r->output && strcmp(r->output, "-") != 0 && descriptor < 0) {   /* (-o /dev/stdout: as standard output) */
         struct stat st;
         if (strcmp(r->output, "/dev/null") == 0) {
             tr->path = (char *)malloc(sizeof "/dev/null");
@@ -264,7 +286,7 @@ static int ode_traj_close(OdeTraj *tr)
 static void ode_traj_free(OdeTraj *tr)
 {
     if (!tr) return;
-    if (tr->on || tr->out.f) ode_side_free(&tr->out);
+    ode_side_free(&tr->out);
     free(tr->path);
     free(tr->slots);
     free(tr);

@@ -59,6 +59,7 @@
 #define ODE_BLOCK_SIZE 128           /* default threads per block */
 #define ODEGEN_VERSION "0.2.0"       /* odegen's version (generator/base/version.h) */
 #define ODE_SOURCE_PATH "example.ode"
+#define ODE_GENERATED_HASH "0000000000000000"   /* (odegen writes a hash of NAME.cu's code here) */
 #define ODE_OPTIONS_TEXT "meth=rk4, dt=0.01, t0=0, total=6.283185307179586, dtmin=1e-12, dtmax=1000000, " \
                          "hgrow=5, hshrink=0.1, evsteps=50, maxsteps=100000000, bound=1e+100, prec=double"
 

@@ -629,6 +629,7 @@ static void emit_source(Emitter *E)
     append_template(E, "runtime/mpi_chunks.c", true);
     append_template(E, "runtime/mpi_runner.c", true);
     append_template(E, "runtime/mpi_scan.c", true);
+    emit_generated_hash(E);
 }
 
 static void emit_enum(Buf *o, const char *upper, const char *kind, Symbol **syms, int n)

@@ -76,6 +76,8 @@ void assign_cnames(Model *m);
 int integer_power(const Node *pow_node);
 /* odegen's version, the .ode file's name and text, the options (emit_provenance.c). */
 void emit_provenance(Emitter *E);
+/* Once NAME.cu is complete: ODE_GENERATED_HASH, a hash of its code. */
+void emit_generated_hash(Emitter *E);
 /* The model's tables: their values and lookup functions (emit_tables.c). */
 void emit_tables(Emitter *E);
 /* Initial values that are expressions of parameters, and the file's

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The generator's golden files: for each tests/golden/*.ode, the model-specific
 # parts of what odegen writes (the model sections of NAME.cu, NAME.h up to the
-# API, NAME_main.c, the Makefile) must equal NAME.golden (and NAME.float.golden
+# API, NAME_main.c, the Makefile; ODE_GENERATED_HASH's digits, which change
+# with any change to the runtime, left out) must equal NAME.golden (and NAME.float.golden
 # with --precision float).  Also: output is byte-identical from run to run,
 # odegen never overwrites a file it did not write, and a float model has no
 # implicit float-to-double promotion (gcc -Wdouble-promotion).
@@ -19,7 +20,8 @@ extract() {
     local d=$1 name=$2
     echo "==== $name.cu (model sections; #line numbers into the .cu checked separately)"
     awk '/^\/\* =+ model (constants|functions)/ {on=1} /^\/\* =+ (templates|runtime)\// {on=0} on' "$d/$name.cu" |
-        sed -E 's/^#line [0-9]+ "'"$name"'\.cu"$/#line N "'"$name"'.cu"/'
+        sed -E -e 's/^#line [0-9]+ "'"$name"'\.cu"$/#line N "'"$name"'.cu"/' \
+            -e 's/^(#define ODE_GENERATED_HASH )"[0-9a-f]{16}"$/\1"(a hash of the code: it changes with the runtime)"/'
     echo "==== $name.h (model part)"
     awk '/^\/\* =+ runtime\/api.h/ {exit} {print}' "$d/$name.h"
     echo "==== ${name}_main.c (up to the runtime it embeds)"

@@ -8,7 +8,9 @@
 #      for byte (and HDF5 datasets bit for bit); SIGTERM and SIGINT leave a
 #      usable checkpoint (143, 130); a checkpoint of another run is refused,
 #      saying what differs; an existing one is not replaced without --resume;
-#      a changed or truncated one is refused;
+#      a changed or truncated one is refused; and checkpoint_checks.sh: one
+#      run at a time, other files of its names, an index that is no index,
+#      changed rows, blocks and index fields, another build;
 #   2. mpirun --oversubscribe -n 1, 2, 3 (make MPI=1): the same CSV byte for
 #      byte and the same HDF5 datasets as one process; the job's CPU time is
 #      about one process's (the work is split, not repeated); a rank killed
@@ -188,7 +190,7 @@ sed 's/bound=1000/bound=1001/' "$OLDPWD/tests/mpi/uneven.ode" >other.ode
 if "$ODEGEN" other.ode -o other -q && make -C other BACKEND=cpu CFLAGS=-O0 >other.log 2>&1; then
     other/other "${S[@]}" --checkpoint ck --resume -o out.csv 2>err
     rc=$?
-    grep -Eq "^other: error: checkpoint 'ck' is of another run: model 'uneven' in the checkpoint, 'other' in this run; source '[0-9]+ bytes, hash [0-9a-f]{16}' in the checkpoint, '[0-9]+ bytes, hash [0-9a-f]{16}' in this run; options 'bound=1e3' in the checkpoint, 'bound=1001.0' in this run; give" err &&
+    grep -Eq "^other: error: checkpoint 'ck' is of another run: model 'uneven' in the checkpoint, 'other' in this run; source '[0-9]+ bytes, hash [0-9a-f]{16}' in the checkpoint, '[0-9]+ bytes, hash [0-9a-f]{16}' in this run; generated 'source hash [0-9a-f]{16}' in the checkpoint, 'source hash [0-9a-f]{16}' in this run; build 'optimize=yes' in the checkpoint, 'optimize=no' in this run; options 'bound=1e3' in the checkpoint, 'bound=1001.0' in this run; give" err &&
         [ $rc = 1 ] && cmp -s ck ck.saved && ok || fail "another model: status $rc, $(cat err)"
 else
     fail "building other: $(tail -3 other.log)"
@@ -206,16 +208,7 @@ if [ "$(done_in ck)" -gt 0 ] 2>/dev/null; then
     refuse "^$E checkpoint 'ck' is missing rows: 'ck.rows' is shorter than its index says \([0-9]+ bytes needed\); remove the checkpoint to start again\$" \
         "${S[@]}" --checkpoint ck --resume
 fi
-# One run at a time.
-rm -f ck ck.rows out.csv
-"$U" "${S[@]}" --checkpoint ck -o out.csv 2>/dev/null & pid=$!
-for i in $(seq 100); do [ -e ck ] && break; sleep 0.05; done
-"$U" "${S[@]}" --checkpoint ck --resume -o out2.csv 2>err
-rc=$?
-kill -9 $pid 2>/dev/null
-wait $pid 2>/dev/null
-[ $rc = 1 ] && [ "$(cat err)" = "$E checkpoint 'ck' is in use by another run (which holds 'ck.rows')" ] && [ ! -e out2.csv ] &&
-    ok || fail "a checkpoint in use: status $rc, $(cat err)"
+# One run at a time: checkpoint_checks.sh.
 # Usage errors.
 for bad in "--resume|--resume needs --checkpoint FILE" "--checkpoint-every 5|--checkpoint-every needs --checkpoint FILE" \
     "--checkpoint ck --checkpoint-every -1|--checkpoint-every expects seconds (a number, 0 or more), got '-1'" \
@@ -229,6 +222,8 @@ rm -f ck ck.rows ck2 ck2.rows out.csv
 "$U" "${SCAN[@]}" "${Q[@]}" --checkpoint ck --resume -o out.csv 2>err
 [ $? = 0 ] && grep -q "^uneven: note: no checkpoint 'ck' yet: starting from the beginning$" err && cmp -s out.csv ref.csv &&
     [ ! -e ck ] && ok || fail "--resume without a checkpoint: $(cat err)"
+FORGE=$OLDPWD/tests/mpi/forge_checkpoint.py
+. "$OLDPWD/tests/mpi/checkpoint_checks.sh"
 cd "$OLDPWD" || exit 1
 
 # ------------------------------------------------------------------ MPI

@@ -6,7 +6,10 @@
 #   2. a float model writes float32 datasets equal to its CSV's numbers;
 #   3. the speed of CSV on this machine's cores (printed, not asserted): a
 #      model of one step per integration, so that what is timed is the
-#      output, 5 million rows.
+#      output, 5 million rows;
+#   4. save's samples: more per integration than a system can keep refused
+#      with the numbers (every=1e-300), sizes with units, the samples' file
+#      written through a symbolic link.
 # Exit status 0 when everything passed.
 set -u
 PY=${PY:-/usr/bin/python3}   # Debian's (h5py, numpy); PY=python3 where another one has them
@@ -88,6 +91,39 @@ if [ -x "$T/double/fast" ]; then
     else
         fail "fast -o fast.csv: status $rc, $rows rows, $(cat "$T/err")"
     fi
+fi
+
+echo "== save's samples: an absurd size refused with its numbers, the file through a symbolic link"
+cat >"$T/saving.ode" <<'EOF'
+par a=1
+y'=-a*y
+init y=1
+@ meth=rk4, dt=0.01, total=1
+save every=0.25
+repeat transient=0, record=1
+done
+EOF
+sed 's/every=0.25/every=1e-300/' "$T/saving.ode" >"$T/tiny.ode"
+if (cd "$T" && "$ODEGEN" saving.ode -q && "$ODEGEN" tiny.ode -q) && make -C "$T/saving" BACKEND=cpu HDF5=0 >"$T/make.log" 2>&1 &&
+    make -C "$T/tiny" BACKEND=cpu HDF5=0 >>"$T/make.log" 2>&1; then
+    "$T/tiny/tiny" --quiet -o "$T/tiny.csv" 2>"$T/err"
+    rc=$?
+    [ $rc = 1 ] && [ "$(cat "$T/err")" = "tiny: error: save every=1e-300 over a window of total=1 takes 1e+300 samples per integration, more than the 2000000000 a system can keep: save less often (every=), or cap the samples (save max=N)" ] &&
+        [ -z "$(ls -A "$T" | grep 'tiny\.csv')" ] && ok || fail "save every=1e-300: status $rc, $(cat "$T/err")"
+    # Sizes in messages have a unit, however large (here 1000 integrations of 1.6e9 samples: 23 TiB).
+    "$T/saving/saving" --quiet --set total=4e8 --recorded 1000 -o "$T/big.csv" 2>"$T/err"
+    rc=$?
+    [ $rc = 1 ] && grep -Eq "^saving: error: out of memory: one system recording 1000 integrations of 1 fields needs [0-9.]+ TiB of host memory, more than the [0-9.]+ [KMGTPE]iB this run may use" "$T/err" &&
+        ok || fail "save of 1.6e12 samples: status $rc, $(cat "$T/err")"
+    mkdir -p "$T/side/real"
+    ln -s real/s.traj.csv "$T/side/s.traj.csv"
+    "$T/saving/saving" --quiet -o "$T/side/s.csv" 2>"$T/err"
+    rc=$?
+    [ $rc = 0 ] && [ -L "$T/side/s.traj.csv" ] && [ "$(head -1 "$T/side/real/s.traj.csv")" = "system,rep,t,y" ] &&
+        [ "$(wc -l <"$T/side/real/s.traj.csv")" = 6 ] && [ -z "$(ls -A "$T/side" "$T/side/real" | grep '^\.')" ] && ok ||
+        fail "save's samples through a link: status $rc, $(cat "$T/err"), $(ls -lA "$T/side" "$T/side/real")"
+else
+    fail "building the save models: $(tail -5 "$T/make.log")"
 fi
 
 echo "== generated: $passed passed, $failed failed"
