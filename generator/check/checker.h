@@ -31,6 +31,12 @@ typedef struct Checker {
     const char *origin;        /* the array element being resolved ("x[j+1] with j = 3"), or NULL */
     const char **refused;      /* names of refused statements (a map's x, wiener's w): not */
     int nrefused;              /* reported again as unknown where they are used */
+    /* calls of user functions met while the definitions are resolved: checked
+       against what the functions read once temporaries of parameters only
+       are derived parameters (resolve.c) */
+    struct PendingCall *pending;
+    int npending;
+    bool defer_calls;
 } Checker;
 
 /* Where a name is being resolved: what may be read and assigned there. */
@@ -44,6 +50,12 @@ typedef struct Ctx {
     Event *event;              /* inside an event's block: `count` is in scope */
     const char *also;          /* one more name to suggest for a typo (`arret`) */
 } Ctx;
+
+typedef struct PendingCall {
+    const Symbol *f;
+    const Node *call;
+    Ctx ctx;
+} PendingCall;
 
 /* What each place may read. */
 #define READ_CONST (BIT(SYM_NUMBER))

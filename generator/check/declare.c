@@ -188,14 +188,17 @@ static void unsupported_statement(const Node *d)
     error_at(d->loc, "XPPAUT '%s' statements are not supported by odegen", d->name);
 }
 
-/* `aux x=…` where x is a temporary: XPPAUT warns "duplicate name" and
- * writes the aux's column; the name in expressions stays the temporary. */
-static void declare_shadowing_aux(Checker *c, Node *d, Symbol *temp)
+/* `aux x=…` where x is already declared (a temporary, a parameter, a state,
+ * a function, an aux: `aux gkatp=gkatp`, `aux V=v`, the same aux twice):
+ * XPPAUT warns "duplicate name" and writes the aux's column; the name in
+ * expressions stays the first declaration's. */
+static void declare_shadowing_aux(Checker *c, Node *d, Symbol *first)
 {
     Model *m = c->m;
-    note_at(d->name_loc, "aux '%s' has the name of the temporary of line %d (XPPAUT warns \"duplicate name\" "
-                         "and runs): the aux is written as a column, the name in expressions is the temporary",
-            d->name, temp->loc.line);
+    const char *what = kind_phrase(first->kind);     /* "a parameter": the noun after the article */
+    note_at(d->name_loc, "aux '%s' has the name of %s of line %d (XPPAUT warns \"duplicate name\" "
+                         "and runs): the aux is written as a column, the name in expressions is the %s%s",
+            d->name, what, first->loc.line, strchr(what, ' ') + 1, first->kind == SYM_AUX ? " declared first" : "");
     Symbol *s = new_symbol(SYM_AUX, d->name, d->name_loc);
     s->shadowed = true;
     s->expr = d->rhs;
@@ -245,7 +248,7 @@ void declare_all(Checker *c, const Program *prog, Node **inits)
             break;
         case D_AUX:
             s = symtab_get(&c->tab, d->name);
-            if (s && s->kind == SYM_TEMP) {
+            if (s && s->kind != SYM_TABLE && s->kind != SYM_EVENT && s->kind != SYM_ACC) {
                 declare_shadowing_aux(c, d, s);
                 break;
             }

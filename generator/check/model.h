@@ -47,6 +47,12 @@ struct Symbol {
     /* SYM_FUNC */
     int nargs;
     Symbol **args;
+    /* SYM_FUNC: the values its body reads besides its arguments and constants
+       (states, temporaries, aux, t, t0, t1), through the functions it calls
+       too: XPPAUT evaluates a function with the current values, and each call
+       passes these as extra arguments (the derivative engine inlines the body) */
+    Symbol **implicit;
+    int nimplicit;
     /* SYM_STATE */
     double rtol, atol;  /* per-state tolerances */
     Node *init_expr;    /* an initial value that is an expression of parameters

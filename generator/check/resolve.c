@@ -160,6 +160,20 @@ static void resolve_sum(Checker *c, Node *n, const Ctx *ctx)
     resolve_expr(c, n, ctx);
 }
 
+/* A function whose body reads values (states, temporaries, aux, t) may be
+ * called only where those values may be read: not in a derived parameter, an
+ * initial value, a table's formula; not an aux in a right-hand side. */
+static void check_implicit(const Symbol *f, const Node *call, const Ctx *ctx)
+{
+    for (int k = 0; k < f->nimplicit; k++) {
+        const Symbol *v = f->implicit[k];
+        if (ctx->read & BIT(v->kind)) continue;
+        error_at(call->name_loc, "'%s' reads %s '%s' (its value where it is called), which cannot be used in %s%s",
+                 f->name, kind_phrase(v->kind), v->name, ctx->where, ctx->hint ? ctx->hint : "");
+        return;
+    }
+}
+
 static void resolve_call(Checker *c, Node *n, const Ctx *ctx)
 {
     int nargs = list_length(n->args);
@@ -177,6 +191,11 @@ static void resolve_call(Checker *c, Node *n, const Ctx *ctx)
                      n->name, ctx->where);
         else if (nargs != want)
             error_at(n->loc, "'%s' takes %d argument%s, not %d", s->name, want, want == 1 ? "" : "s", nargs);
+        else if (c->defer_calls) {
+            PendingCall pc = {s, n, *ctx};
+            PUSH(c->pending, c->npending, pc);
+        } else
+            check_implicit(s, n, ctx);
         n->sym = s;
         return;
     }
@@ -334,6 +353,7 @@ static bool varies(const Node *n, const bool *param_only)
         default: return true;
         }
     }
+    if (n->kind == N_CALL && n->sym && n->sym->kind == SYM_FUNC && n->sym->nimplicit) return true;
     if (varies(n->lhs, param_only) || varies(n->rhs, param_only) || varies(n->cond, param_only)) return true;
     for (const Node *a = n->args; a; a = a->next)
         if (varies(a, param_only)) return true;
@@ -368,10 +388,59 @@ static void promote_constant_temps(Checker *c)
     m->ntemp = kept;
 }
 
+/* ------------------------------------------------------------------ functions that read values */
+
+static bool implicit_has(const Symbol *f, const Symbol *s)
+{
+    for (int k = 0; k < f->nimplicit; k++)
+        if (f->implicit[k] == s) return true;
+    return false;
+}
+
+/* The values f's body reads, directly or in the bodies of the functions it
+ * calls (a cycle of calls is an error of the order pass; depth bounds it). */
+static void implicit_collect(Symbol *f, const Node *n, int depth)
+{
+    if (!n) return;
+    if (n->kind == N_NAME && n->sym) {
+        switch (n->sym->kind) {
+        case SYM_STATE: case SYM_TEMP: case SYM_AUX: case SYM_TIME: case SYM_WINDOW:
+            if (!implicit_has(f, n->sym)) PUSH(f->implicit, f->nimplicit, n->sym);
+            break;
+        default: break;
+        }
+    }
+    if (n->kind == N_CALL && n->sym && n->sym->kind == SYM_FUNC && n->sym != f && depth < 64)
+        implicit_collect(f, n->sym->expr, depth + 1);
+    implicit_collect(f, n->lhs, depth);
+    implicit_collect(f, n->rhs, depth);
+    implicit_collect(f, n->cond, depth);
+    for (const Node *a = n->args; a; a = a->next) implicit_collect(f, a, depth);
+}
+
+/* Function bodies first: what each reads decides where it may be called and
+ * whether a temporary that calls it depends on parameters only.  A body reads
+ * what a right-hand side reads, and aux (XPPAUT evaluates a function with the
+ * current values; it refuses aux there, odegen lets events and hooks call such
+ * a function). */
+static void resolve_functions(Checker *c)
+{
+    Model *m = c->m;
+    for (int i = 0; i < m->nfunc; i++) {
+        Ctx x = ctx_make(BIT(SYM_ARG) | READ_RHS | BIT(SYM_AUX), "a function body",
+                         "; a function may use its arguments, parameters, numbers, states, temporaries, aux and t");
+        x.func = m->funcs[i];
+        resolve_expr(c, m->funcs[i]->expr, &x);
+    }
+    for (int i = 0; i < m->nfunc; i++) implicit_collect(m->funcs[i], m->funcs[i]->expr, 0);
+}
+
 void resolve_definitions(Checker *c)
 {
     Model *m = c->m;
     Ctx x;
+    resolve_functions(c);
+    c->defer_calls = true;
     x = ctx_make(READ_PARAMS, "a derived parameter",
                  "; derived parameters are computed once per system, from parameters and numbers");
     for (int i = 0; i < m->nderived; i++) resolve_expr(c, m->derived[i]->expr, &x);
@@ -387,13 +456,16 @@ void resolve_definitions(Checker *c)
                  "; accessories start from states, parameters, t0 and t1");
     for (int i = 0; i < m->nacc; i++) resolve_expr(c, m->accs[i]->expr, &x);
     if (diag_error_count() == 0) promote_constant_temps(c);
+    c->defer_calls = false;
+    /* a temporary of parameters only is a derived parameter now: not a value a call passes */
     for (int i = 0; i < m->nfunc; i++) {
-        x = ctx_make(BIT(SYM_ARG) | READ_PARAMS, "a function body",
-                     "; a function may use its arguments, parameters, numbers and temporaries that depend on "
-                     "parameters only (pass other values as arguments)");
-        x.func = m->funcs[i];
-        resolve_expr(c, m->funcs[i]->expr, &x);
+        Symbol *f = m->funcs[i];
+        int kept = 0;
+        for (int k = 0; k < f->nimplicit; k++)
+            if (f->implicit[k]->kind != SYM_DERIVED) f->implicit[kept++] = f->implicit[k];
+        f->nimplicit = kept;
     }
+    for (int i = 0; i < c->npending; i++) check_implicit(c->pending[i].f, c->pending[i].call, &c->pending[i].ctx);
 }
 
 /* XPPAUT 6.11 reads a par, number or init value as C's atof reads it: the

@@ -115,6 +115,15 @@ void evaluate_initial_values(Checker *c, Node *inits)
             s->init_expr = NULL;
             continue;
         }
+        Symbol *other = it->rhs->kind == N_NAME ? symtab_get(&c->tab, it->rhs->name) : NULL;
+        if (other && other->kind == SYM_STATE) {
+            /* init m2=m1: XPPAUT reads the value with atof, which gives 0 for a name */
+            note_at(it->rhs->loc, "XPPAUT 6.11 reads the initial value '%s' as 0 (a name is not a number there), "
+                                  "and so does odegen: write the value itself", it->rhs->name);
+            s->value = 0;
+            s->init_expr = NULL;
+            continue;
+        }
         int before = diag_error_count();
         resolve_expr(c, it->rhs, &x);
         if (diag_error_count() != before) continue;

@@ -13,6 +13,7 @@ struct FuncMemo {
     const Symbol *f;
     XNode **args;
     XNode *value;
+    int version;        /* of the values a body that reads states, temporaries or aux was built with */
     FuncMemo *next;
 };
 
@@ -139,7 +140,9 @@ static XNode *user_call(XBuilder *b, const Node *n)
     if (k != f->nargs || !f->expr) return fail(b, n->loc, arena_printf("the call of '%s' cannot be inlined", f->name));
     unsigned h = call_hash(f, args, k) & (b->ncallbuckets - 1);
     for (FuncMemo *c = b->calls[h]; c; c = c->next)
-        if (c->f == f && !memcmp(c->args, args, sizeof(XNode *) * (size_t)k)) return c->value;
+        if (c->f == f && !memcmp(c->args, args, sizeof(XNode *) * (size_t)k) &&
+            (!f->nimplicit || c->version == b->version))
+            return c->value;
     int base = b->nargs;
     for (int i = 0; i < k; i++) push_arg(b, f->args[i], args[i]);
     Loc at = b->g->at;
@@ -147,7 +150,7 @@ static XNode *user_call(XBuilder *b, const Node *n)
     b->g->at = at;
     b->nargs = base;
     FuncMemo *c = arena_alloc(sizeof *c);
-    c->f = f, c->args = args, c->value = v, c->next = b->calls[h];
+    c->f = f, c->args = args, c->value = v, c->version = b->version, c->next = b->calls[h];
     b->calls[h] = c;
     return v;
 }

@@ -203,11 +203,26 @@ static void emit_functions(Emitter *E)
         const Symbol *f = m->funcs[i];
         Refs r = {0}, none = {0};
         refs_expr(&r, f->expr);
+        int kept = 0;
+        for (int k = 0; k < r.n; k++)   /* constants from the system; the values it reads come as arguments */
+            if (r.s[k]->kind == SYM_NUMBER || r.s[k]->kind == SYM_PARAM || r.s[k]->kind == SYM_DERIVED)
+                r.s[kept++] = r.s[k];
+        r.n = kept;
         buf_printf(E->out, "/* %s(", f->name);
         for (int k = 0; k < f->nargs; k++) buf_printf(E->out, "%s%s", k ? ", " : "", f->args[k]->name);
-        buf_printf(E->out, ")  (%s:%d) */\n", m->path, f->line);
+        buf_printf(E->out, ")  (%s:%d)", m->path, f->line);
+        if (f->nimplicit) {
+            buf_puts(E->out, "; reads");
+            for (int k = 0; k < f->nimplicit; k++) buf_printf(E->out, " %s", f->implicit[k]->name);
+            buf_puts(E->out, ", passed by each call");
+        }
+        buf_puts(E->out, " */\n");
         buf_printf(E->out, "ODE_HD static ODE_INLINE ode_real %s(const OdeSystem *ode_s", f->cname);
         for (int k = 0; k < f->nargs; k++) buf_printf(E->out, ", ode_real %s", f->args[k]->cname);
+        for (int k = 0; k < f->nimplicit; k++) {
+            const Symbol *v = f->implicit[k];
+            buf_printf(E->out, ", ode_real %s", v->cname ? v->cname : v->name);
+        }
         buf_puts(E->out, ")\n{\n    (void)ode_s;\n");
         emit_locals(E, &r, &none, STATES_FROM_Y, false, 0);
         to_user_line(E, f->expr_line.line);

@@ -58,6 +58,13 @@ void refs_expr(Refs *r, const Node *n)
         refs_add(r, n->sym);
         if (!seen && (n->sym->kind == SYM_TEMP || n->sym->kind == SYM_AUX)) refs_expr(r, n->sym->expr);
     }
+    if (n->kind == N_CALL && n->sym && n->sym->kind == SYM_FUNC)   /* the values the call passes */
+        for (int k = 0; k < n->sym->nimplicit; k++) {
+            const Symbol *s = n->sym->implicit[k];
+            bool seen = refs_has(r, s);
+            refs_add(r, s);
+            if (!seen && (s->kind == SYM_TEMP || s->kind == SYM_AUX)) refs_expr(r, s->expr);
+        }
     refs_expr(r, n->lhs);
     refs_expr(r, n->rhs);
     refs_expr(r, n->cond);

@@ -175,6 +175,16 @@ static void emit_call(Emitter *E, const Node *n)
             buf_puts(E->out, ", ");
             emit_value(E, a, 0);
         }
+        for (int k = 0; k < n->sym->nimplicit; k++) {   /* then the values its body reads, current here */
+            Node v;
+            memset(&v, 0, sizeof v);
+            v.kind = N_NAME;
+            v.sym = n->sym->implicit[k];
+            v.name = v.sym->name;
+            v.loc = n->loc;
+            buf_puts(E->out, ", ");
+            emit_value(E, &v, 0);
+        }
         buf_puts(E->out, ")");
         return;
     }

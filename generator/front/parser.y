@@ -365,6 +365,7 @@ options
 option
     : NAME '=' optval           { $$ = mk_item(@$, @1, $1, @2, @3, $3); }
     | NAME                      { $$ = ast_assign(@$, @1, $1, NULL); }
+    | WORD                      { $$ = ast_assign(@$, @1, $1, NULL); }   /* epss-1e-05: ignored, as XPPAUT does */
     ;
 
 optval

@@ -3,7 +3,8 @@
 generator/emit/: emit_jacobian.c, print_jacobian.c) against finite
 differences, and its printed form.
 
-- Every model of models/, tests/xpp/, tests/golden/kitchen_sink.ode and
+- Every model of models/, tests/xpp/, tests/golden/kitchen_sink.ode,
+  tests/deriv/functions.ode (functions that read states, temporaries, aux, t) and
   tests/deriv/builtins.ode (every built-in and piecewise construct): the
   generated model section is compiled with tests/deriv/fd_check.c (gcc,
   ASan/UBSan) and its Jacobian, df/dt, df/dp, event gradients and the
@@ -43,7 +44,8 @@ if UPDATE:
 
 MODELS = (sorted(glob.glob(os.path.join(ROOT, "models", "*.ode"))) +
           sorted(glob.glob(os.path.join(ROOT, "tests", "xpp", "*.ode"))) +
-          [os.path.join(ROOT, "tests", "golden", "kitchen_sink.ode"), os.path.join(HERE, "builtins.ode")])
+          [os.path.join(ROOT, "tests", "golden", "kitchen_sink.ode"), os.path.join(HERE, "builtins.ode"),
+           os.path.join(HERE, "functions.ode")])
 GOLDEN = ["models/duffing.ode", "models/valve.ode", "models/keller_miksis.ode", "tests/golden/kitchen_sink.ode",
           "tests/deriv/builtins.ode"]
 
