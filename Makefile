@@ -43,13 +43,14 @@ deps:
 $(B)/.dir:
 	@mkdir -p $(addprefix $(B)/,$(GEN_STAGES)) $(addprefix $(B)/asan/,$(GEN_STAGES)) && touch $@
 
+# Grouped targets (&:): one run of flex or bison makes both files, also under make -j.
 # (The tool check runs only when flex or bison is actually needed: a build
 # directory carried to a machine without them stays usable.)
-$(B)/front/lexer.c $(B)/front/lexer.h: generator/front/lexer.l | $(B)/.dir
+$(B)/front/lexer.c $(B)/front/lexer.h &: generator/front/lexer.l | $(B)/.dir
 	@$(MAKE) -s check-tools
 	$(FLEX) --header-file=$(B)/front/lexer.h -o $(B)/front/lexer.c $<
 
-$(B)/front/parser.c $(B)/front/parser.h: generator/front/parser.y | $(B)/.dir
+$(B)/front/parser.c $(B)/front/parser.h &: generator/front/parser.y | $(B)/.dir
 	@$(MAKE) -s check-tools
 	$(BISON) -Wall -Werror -d -o $(B)/front/parser.c $<
 
