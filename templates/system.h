@@ -45,6 +45,14 @@ enum {
 #define ODE_PERIOD 0
 #endif
 
+/* A model in loop form (templates/example_team_model.h) is integrated by a
+ * team of threads: its OdeSystem is a view of memory the team shares
+ * (team_system.h), not registers. */
+#ifndef ODE_LOOP_FORM
+#define ODE_LOOP_FORM 0
+#endif
+
+#if !ODE_LOOP_FORM
 typedef struct OdeSystem {
     ode_real t, t0, t1;                     /* time and this integration's window */
     ode_real y[ODE_ALLOC(ODE_NSTATE)];      /* states */
@@ -83,6 +91,7 @@ ODE_HD static ODE_INLINE ode_real ode_lyap_value(const OdeSystem *s, int k)
 #if ODE_PERIOD
 ODE_HD static ODE_INLINE ode_real ode_period_value(const OdeSystem *s) { return (ode_real)s->period; }
 #endif
+#endif /* !ODE_LOOP_FORM */
 
 /* sin and cos of the right-hand side's arguments affine in t, at one stage
  * time (see stepper.h: fixed-step methods reach their stages by angle

@@ -38,6 +38,7 @@ suite "initial values of parameters, sets, table files" $PY tests/xpp/test_value
 suite "user names that clash with internal ones" $PY tests/names/test_names.py
 suite "derivatives against finite differences" $PY tests/deriv/test_deriv.py
 suite "lyapunov and period (spectra, identities, impacts, periods)" $PY tests/lyapunov/test_lyapunov.py
+suite "teams of threads (loop form, team integrator, emulated teams)" bash tests/team/run.sh
 suite "stiff methods (test set, CVODE peer, events)" $PY tests/stiff/test_stiff.py
 suite "fuzzing (short run)" bash tests/fuzz/run.sh
 
