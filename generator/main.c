@@ -125,6 +125,23 @@ static void append_options(Program *prog, Node *items)
     prog->decls = ast_append(prog->decls, decl);
 }
 
+/* The file's parameter sets, one a line, for --check (what --set-name can choose). */
+static void print_sets(const Model *m, FILE *f)
+{
+    for (int k = 0; k < m->nset; k++) {
+        const ParamSet *ps = &m->sets[k];
+        fprintf(f, "set %s (line %d): ", ps->name, ps->line);
+        for (int i = 0; i < ps->n; i++) {
+            int p = 1;      /* the shortest that reads back */
+            char buf[40];
+            do snprintf(buf, sizeof buf, "%.*g", p, ps->values[i]);
+            while (strtod(buf, NULL) != ps->values[i] && ++p <= 17);
+            fprintf(f, "%s%s=%s", i ? ", " : "", ps->targets[i]->name, buf);
+        }
+        fprintf(f, "   (runner: --set-name %s)\n", ps->name);
+    }
+}
+
 /* Says what was written where, and how to build it; and why the model's
  * name is not the file's base name, when it is not. */
 static void report_written(const Model *m, const char *path, const char *dir, GeneratedFile files[GENERATED_FILES])

@@ -23,7 +23,7 @@
 
 #include "base/arena.h"
 #include "base/builtins.h"
-#include "emit/emit.h"
+#include "emit/emitter.h"
 #include "base/util.h"
 
 static const char *const reserved[] = {

@@ -13,6 +13,7 @@
 #include "base/arena.h"
 #include "emit/embedded.h"
 #include "emit/emit.h"
+#include "emit/emitter.h"
 #include "check/method.h"
 #include "base/util.h"
 

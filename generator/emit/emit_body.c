@@ -7,7 +7,7 @@
 
 #include "base/arena.h"
 #include "base/util.h"
-#include "emit/emit.h"
+#include "emit/emitter.h"
 
 /* ------------------------------------------------------------------ #line */
 

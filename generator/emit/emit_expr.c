@@ -8,7 +8,7 @@
 
 #include "base/arena.h"
 #include "base/builtins.h"
-#include "emit/emit.h"
+#include "emit/emitter.h"
 #include "base/util.h"
 
 /* ------------------------------------------------------------------ literals */

@@ -13,7 +13,7 @@
 
 #include "base/arena.h"
 #include "base/builtins.h"
-#include "emit/emit.h"
+#include "emit/emitter.h"
 #include "deriv/expr_cse.h"
 #include "deriv/jacobian.h"
 

@@ -18,7 +18,7 @@
  * column, products only in the solves (one per stage).
  */
 #include "base/arena.h"
-#include "emit/emit.h"
+#include "emit/emitter.h"
 #include "deriv/jacobian.h"
 #include "check/method.h"
 

@@ -4,7 +4,7 @@
  * templates/period.h; a model without the statements gets nothing from here
  * (the templates' defaults say "none"). */
 #include "base/arena.h"
-#include "emit/emit.h"
+#include "emit/emitter.h"
 #include "deriv/expr_cse.h"
 #include "deriv/jacobian.h"
 

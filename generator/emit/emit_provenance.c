@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "front/diag.h"
-#include "emit/emit.h"
+#include "emit/emitter.h"
 #include "check/method.h"
 #include "base/version.h"
 

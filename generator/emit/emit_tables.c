@@ -6,7 +6,7 @@
 #include <stddef.h>
 
 #include "check/tables.h"
-#include "emit/emit.h"
+#include "emit/emitter.h"
 
 /* Values in __constant__ memory while they fit (64 KB for the whole program;
  * some is left for the rest), in global memory beyond. */

@@ -7,11 +7,8 @@
  * the integrator (model_initial_values), and the runner applies a set to the
  * values it starts every system from (model_set_apply).
  */
-#include <stdio.h>
-#include <stdlib.h>
-
 #include "base/arena.h"
-#include "emit/emit.h"
+#include "emit/emitter.h"
 
 void emit_initial(Emitter *E)
 {
@@ -65,20 +62,4 @@ void emit_sets(Emitter *E)
                    m->sets[k].line);
     if (!m->nset) buf_puts(o, "    {\"\", 0, 0}\n");
     buf_printf(o, "};\n#define ODE_NSET %d\n\n", m->nset);
-}
-
-void print_sets(const Model *m, FILE *f)
-{
-    for (int k = 0; k < m->nset; k++) {
-        const ParamSet *ps = &m->sets[k];
-        fprintf(f, "set %s (line %d): ", ps->name, ps->line);
-        for (int i = 0; i < ps->n; i++) {
-            int p = 1;      /* the shortest that reads back */
-            char buf[40];
-            do snprintf(buf, sizeof buf, "%.*g", p, ps->values[i]);
-            while (strtod(buf, NULL) != ps->values[i] && ++p <= 17);
-            fprintf(f, "%s%s=%s", i ? ", " : "", ps->targets[i]->name, buf);
-        }
-        fprintf(f, "   (runner: --set-name %s)\n", ps->name);
-    }
 }

@@ -18,7 +18,6 @@
 
 #include "base/arena.h"
 #include "base/buf.h"
-#include "emit/emit.h"
 #include "deriv/expr_cse.h"
 #include "deriv/jacobian.h"
 #include "emit/print_jacobian.h"

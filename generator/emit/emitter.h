@@ -1,0 +1,85 @@
+/* emitter.h — what the files of emit/ share, for emit/ only: the Emitter
+ * (the model, the text being written, the state of #line), the symbols a
+ * piece of code reads (Refs), and each piece's entry point.  emit.c lays the
+ * pieces out; the face of emit/ is emit.h.
+ */
+#ifndef ODEGEN_EMITTER_H
+#define ODEGEN_EMITTER_H
+
+#include <stdbool.h>
+
+#include "base/buf.h"
+#include "check/model.h"
+#include "deriv/time_trig.h"
+
+typedef struct Emitter {
+    const Model *m;
+    Buf *out;
+    const char *cu_name;      /* NAME.cu, for #line back into the generated file */
+    bool in_user_line;        /* a #line into the .ode file is in force */
+    bool single;              /* float precision */
+    bool expand_values;       /* blocks: temporaries and aux are written inline */
+    unsigned long long powers;/* bit k: the helper for x^k (2 ≤ k < 64) is needed */
+    TimeTrig trig;            /* the right-hand side's sin/cos of time (deriv/time_trig.c) */
+    bool use_trig;            /* inside ode_model_rhs: read them from ode_tr */
+    struct Jacobian *jac;     /* the model's derivatives (emit_jacobian.c) */
+} Emitter;
+
+/* The symbols a piece of code reads (emit_body.c). */
+typedef struct Refs {
+    const Symbol **s;
+    int n;
+    const TimeTrig *trig_from;  /* sin/cos of time read from ode_tr: their arguments are not read */
+} Refs;
+typedef enum { STATES_FROM_Y, STATES_FROM_SYSTEM } StateSource;
+
+/* Every symbol an expression reads, following temporaries and aux. */
+void refs_expr(Refs *r, const Node *n);
+/* Declares, as locals, the values a piece reads (see emit_body.c). */
+void emit_locals(Emitter *E, const Refs *r, const Refs *assigned, StateSource src, bool hook, int event);
+/* Temporaries (in dependency order), then aux, that the piece reads. */
+void emit_computed(Emitter *E, const Refs *r);
+/* A hook's body: locals, the statements of a and then b, the write-back. */
+void emit_block_body(Emitter *E, const Node *a, const Node *b, int event);
+/* #line into the .ode file, and back into the generated one. */
+void to_user_line(Emitter *E, int line);
+void to_generated(Emitter *E);
+
+/* A literal of the model's precision that reads back to exactly v. */
+const char *c_literal(double v, bool single);
+/* The expression as C, for a context of the given C precedence. */
+void emit_value(Emitter *E, const Node *n, int prec);
+/* The expression as a C condition (int). */
+void emit_cond(Emitter *E, const Node *n, int prec);
+/* Gives every user symbol its C identifier (renaming clashes with C). */
+void assign_cnames(Model *m);
+/* The integer exponent of x^n that becomes multiplications, or 0. */
+int integer_power(const Node *pow_node);
+/* odegen's version, the .ode file's name and text, the options (emit_provenance.c). */
+void emit_provenance(Emitter *E);
+/* Once NAME.cu is complete: ODE_GENERATED_HASH, a hash of its code. */
+void emit_generated_hash(Emitter *E);
+/* The model's tables: their values and lookup functions (emit_tables.c). */
+void emit_tables(Emitter *E);
+/* Initial values that are expressions of parameters, and the file's
+ * parameter sets (emit_values.c). */
+void emit_initial(Emitter *E);
+void emit_sets(Emitter *E);
+
+/* `lyapunov` and `period` (emit_lyapunov.c): their constants (with the
+ * model's), the cases of ode_model_field from `code` on (lyap1 … lyapN,
+ * period), and the quantities period compares. */
+void emit_lyapunov_constants(Emitter *E);
+void emit_statement_fields(Emitter *E, int code);
+void emit_period_values(Emitter *E);
+
+/* Differentiates the model (before the helpers are written: marks the
+ * ode_powK it needs), then writes its derivative functions (emit_jacobian.c). */
+void emit_jacobian_prepare(Emitter *E);
+void emit_jacobian(Emitter *E);
+
+/* A stiff method's LU factorisation of W = I/(hγ) - J and its solve,
+ * unrolled for the model's size and sparsity (emit_lu.c). */
+void emit_lu(Emitter *E);
+
+#endif
