@@ -16,6 +16,7 @@
 #include "base/arena.h"
 #include "front/diag.h"
 #include "check/method.h"
+#include "check/option_names.h"
 #include "base/util.h"
 
 static const char *const names[] = {
@@ -146,6 +147,9 @@ void check_method_option(Model *m, const Node *it)
         const XppMethod *x = &xpp_methods[i];
         if (key != x->key) continue;
         const bool spelled = name_eq(word, x->name) || (x->method == METH_RK4 && name_eq(word, "runge-kutta"));
+        /* XPPAUT's first-letter reading is for .ode files; a method given on
+         * the command line (--option, Python's method=) is spelled out. */
+        if (!spelled && option_from_command_line(it)) break;
         switch (x->reading) {
         case UNSUPPORTED:
             error_at(loc, "method '%s': XPPAUT reads it as %s, which %s; the methods are " METHOD_LIST "%s", word,

@@ -57,6 +57,22 @@ static const struct { const char *key, *name; } xpp_keys[] = {
 /* odegen's own options (XPPAUT warns that it does not know them). */
 static const char *const own_options[] = {"hgrow", "hshrink", "evsteps", "evtol", "evpoints", "maxsteps", "prec", NULL};
 
+bool option_from_command_line(const Node *item) { return item->loc.line == 0; }
+
+bool option_spelled_whole(const char *name)
+{
+    static const char *const whole[] = {"meth", "method", "dt", "t0", "total", "toler", "tol", "atoler", "atol",
+                                        "dtmin", "dtmax", "bound", "bounds", NULL};
+    for (const char *const *w = whole; *w; w++)
+        if (name_eq(*w, name)) return true;
+    for (const char *const *o = own_options; *o; o++)
+        if (name_eq(*o, name)) return true;
+    return false;
+}
+
+const char *const option_list_text = "meth, dt, t0, total, toler, atoler, dtmin, dtmax, bound, hgrow, hshrink, "
+                                     "evsteps, evtol, evpoints, maxsteps, prec";
+
 const char *const option_suggestions[] = {"meth", "method", "dt", "t0", "total", "toler", "atoler", "dtmin",
                                           "dtmax", "bound", "bounds", "hgrow", "hshrink", "evsteps", "evtol", "evpoints",
                                           "maxsteps", "prec", "xp", "yp", "zp", "xlo", "xhi", "ylo", "yhi",

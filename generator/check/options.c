@@ -31,16 +31,6 @@ static void set_positive(const Node *it, double *dst)
     else *dst = v;
 }
 
-/* The spellings of odegen's options that need no word about how XPPAUT reads them. */
-static bool usual_spelling(const char *name)
-{
-    static const char *const usual[] = {"meth", "method", "dt", "t0", "total", "toler", "tol", "atoler", "atol",
-                                        "dtmin", "dtmax", "bound", "bounds", NULL};
-    for (const char *const *u = usual; *u; u++)
-        if (name_eq(*u, name)) return true;
-    return false;
-}
-
 /* Whether an `@` option is one to act on; notes about the others (XPPAUT's
  * display options, unknown ones, options without a value: XPPAUT ignores
  * them all, and so does odegen, saying so). */
@@ -59,18 +49,24 @@ static const char *option_to_use(Node *it)
                                   "display or tools)", it->name, on.xppaut);
         return NULL;
     }
-    if (!on.name) {
+    const bool strict = option_from_command_line(it);
+    if (!on.name || (strict && !on.ignored && !option_spelled_whole(it->name))) {
         Suggest sg;
         suggest_init(&sg, it->name);
-        for (const char *const *o = option_suggestions; *o; o++) suggest_add(&sg, *o);
-        note_at(it->name_loc, "unknown option '%s' is ignored, as XPPAUT ignores it (with a warning)%s", it->name,
-                suggest_text(&sg));
+        for (const char *const *o = option_suggestions; *o; o++)
+            if (!strict || option_name(*o).name) suggest_add(&sg, *o);
+        if (strict)   /* not XPPAUT text: nothing to be lenient about */
+            error_at(it->name_loc, "unknown option '%s'; odegen's options are %s%s", it->name, option_list_text,
+                     suggest_text(&sg));
+        else
+            note_at(it->name_loc, "unknown option '%s' is ignored, as XPPAUT ignores it (with a warning)%s", it->name,
+                    suggest_text(&sg));
         return NULL;
     }
     if (it->spaced)
         note_at(it->loc, "blanks around '=': XPPAUT 6.11 ignores this option (it reads '%s' without a value); "
                          "odegen reads %s=%s", it->name, it->name, it->rhs->kind == N_NUM ? it->rhs->text : it->rhs->name);
-    if (on.xppaut && !usual_spelling(it->name))
+    if (on.xppaut && !option_spelled_whole(it->name))
         note_at(it->name_loc, "XPPAUT reads option '%s' as '%s', and so does odegen", it->name, on.xppaut);
     return on.name;
 }

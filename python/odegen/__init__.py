@@ -23,11 +23,12 @@ try:
 except ImportError:
     raise _missing("numpy", "python3-numpy") from None
 
-from ._build import BuildError, ModelError, cache_dir
-from ._model import (RUNTIME_OPTIONS, STATUS_NAMES, Grid, Model, Names, OdegenError, Result, RunResult,
+from ._build import BuildError, ModelError, ModelNote, ModelWarning, cache_dir, gpu_present
+from ._model import (CODE_OPTIONS, RUNTIME_OPTIONS, STATUS_NAMES, Grid, Model, Names, OdegenError, Result, RunResult,
                      available_memory, grid, load)
 
 __version__ = "0.1.0"
 __all__ = ["load", "grid", "Model", "Result", "RunResult", "Grid", "Names", "ModelError", "BuildError",
-           "OdegenError", "MissingPackage", "require", "STATUS_NAMES", "RUNTIME_OPTIONS", "cache_dir",
-           "available_memory"]
+           "ModelWarning", "ModelNote",
+           "OdegenError", "MissingPackage", "require", "STATUS_NAMES", "RUNTIME_OPTIONS", "CODE_OPTIONS", "cache_dir",
+           "available_memory", "gpu_present"]

@@ -13,10 +13,12 @@ always safe.  The translator is $ODEGEN_TRANSLATOR, else build/odegen of the che
 package belongs to (made with `make build/odegen` when missing or out of date), else `odegen`
 on PATH.
 """
+import ctypes
 import errno
 import fcntl
 import hashlib
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -38,6 +40,30 @@ class ModelError(Exception):
 
 class BuildError(RuntimeError):
     """The generated source did not build (the message ends with the compiler's output)."""
+
+
+class ModelWarning(UserWarning):
+    """A warning of the translator about the model, shown through Python's warnings module
+    when the model is loaded: file:line:col, the message, the line and a caret."""
+
+
+class ModelNote(ModelWarning):
+    """A note of the translator (how odegen reads what XPPAUT reads otherwise, an option it
+    ignores, …): warnings.simplefilter("ignore", odegen.ModelNote) hides notes only."""
+
+
+def diagnostics(text):
+    """The translator's warnings and notes (its standard error when it succeeded) as a list of
+    (kind, message), kind "warning" or "note", each message with its context lines (the
+    source line and the caret, which start with blanks)."""
+    found = []
+    for line in text.splitlines():
+        if found and (line[:1].isspace() or not line):
+            found[-1][1].append(line)
+            continue
+        kind = re.search(r": (warning|note): ", line)
+        found.append((kind.group(1) if kind else "note", [line]))
+    return [(kind, "\n".join(lines).rstrip("\n")) for kind, lines in found]
 
 
 def cache_dir():
@@ -87,6 +113,30 @@ def nvcc():
     return "/usr/local/cuda/bin/nvcc" if os.access("/usr/local/cuda/bin/nvcc", os.X_OK) else None
 
 
+def gpu_present():
+    """(True, "") when this machine has an NVIDIA GPU that CUDA could use, else (False, why).
+
+    Told cheaply, without a CUDA call (which would cost time, and break CUDA in processes
+    that this one forks later): the NVIDIA driver's device nodes /dev/nvidia0, /dev/nvidia1, …
+    (a container sees only the GPUs it was given) or WSL's /dev/dxg, the driver's library
+    libcuda.so.1 (what the CUDA runtime loads), and CUDA_VISIBLE_DEVICES not hiding every
+    device.  A wrong "yes" costs only an nvcc build; the library then reports "no GPU"."""
+    try:
+        nodes = [n for n in os.listdir("/dev") if n.startswith("nvidia") and n[6:].isdigit()]
+    except OSError:
+        nodes = []
+    if not nodes and not os.path.exists("/dev/dxg"):
+        return False, "no NVIDIA GPU device (/dev/nvidia0, …)"
+    visible = os.environ.get("CUDA_VISIBLE_DEVICES")
+    if visible is not None and visible.strip() in ("", "-1", "NoDevFiles"):
+        return False, "CUDA_VISIBLE_DEVICES=%r hides every GPU" % visible
+    try:
+        ctypes.CDLL("libcuda.so.1")   # loads the driver's library only: no CUDA call
+    except OSError:
+        return False, "no NVIDIA driver library (libcuda.so.1)"
+    return True, ""
+
+
 def _option_args(options):
     args = []
     for name, value in options.items():
@@ -132,13 +182,15 @@ def _key(gen, build_vars):
 
 
 def _build_vars(build):
-    """The make variables of a build: backend, compilers and flags (all in the cache key)."""
+    """The make variables of a build: backend, compilers and flags (all in the cache key).
+    "auto" builds what the machine can run: with nvcc (GPU and CPU) where there is a GPU and
+    nvcc, else with the C compiler (CPU; seconds, where nvcc takes minutes)."""
     if build not in ("auto", "cpu", "cuda"):
         raise ValueError("build must be 'auto', 'cpu' or 'cuda', not %r" % (build,))
     cuda = nvcc()
     if build == "cuda" and not cuda:
         raise BuildError("build='cuda' needs nvcc (not on PATH, nor in /usr/local/cuda/bin)")
-    backend = "cuda" if build == "cuda" or (build == "auto" and cuda) else "cpu"
+    backend = "cuda" if build == "cuda" or (build == "auto" and cuda and gpu_present()[0]) else "cpu"
     v = {"BACKEND": backend, "CC": os.environ.get("CC", "cc")}
     if backend == "cuda":
         v["NVCC"] = cuda
@@ -164,6 +216,8 @@ class Built:
 def _build(work, name, build_vars, quiet):
     if not quiet:
         what = "with nvcc (GPU and CPU)" if build_vars["BACKEND"] == "cuda" else "with %s (CPU)" % build_vars["CC"]
+        if build_vars["BACKEND"] == "cpu" and nvcc():
+            what = "with %s (CPU; no GPU here, so not nvcc: %s)" % (build_vars["CC"], gpu_present()[1])
         sys.stderr.write("odegen: building %s %s (once; cached in %s)\n" % (name, what, cache_dir()))
         sys.stderr.flush()
     cmd = ["make", "-s", "-C", work, "shared"] + ["%s=%s" % kv for kv in sorted(build_vars.items())]

@@ -10,7 +10,9 @@ import ctypes
 import difflib
 import math
 import os
+import sys
 import time
+import warnings
 from collections.abc import Mapping
 
 import numpy as np
@@ -22,7 +24,9 @@ STATUS_NAMES = ("ready", "finished", "event", "equilibrium", "maxsteps", "bound"
 
 # Options the solver takes at run time, with no rebuild (api.h's model_solver_set_option).
 RUNTIME_OPTIONS = ("dt", "t0", "total", "toler", "atoler", "dtmin", "dtmax", "maxsteps", "bound")
-_OPTION_ALIASES = {"tol": "toler", "atol": "atoler", "bounds": "bound"}   # XPPAUT's spellings
+# Options that change the generated code: odegen.load(options=…) takes them (a build each).
+CODE_OPTIONS = ("meth", "prec", "hgrow", "hshrink", "evsteps", "evtol", "evpoints")
+_OPTION_ALIASES = {"tol": "toler", "atol": "atoler", "bounds": "bound", "method": "meth"}   # XPPAUT's spellings
 
 CPU_CHUNK = 1000000       # most systems per slice on the CPU (as the runner)
 GPU_CHUNK = 4000000       # most systems per slice and GPU
@@ -309,6 +313,7 @@ class Model:
         nf = lib.default_fields(codes)
         self.fields = tuple(self.names.fields[codes[f]] for f in range(nf))
         self._variants = {}
+        self._gpu = None   # the same model built with nvcc, when a CPU-built one is asked for the GPU
 
     def __repr__(self):
         return "<odegen.Model %s (%s): states %s; parameters %s>" % (
@@ -320,6 +325,19 @@ class Model:
     def gpus(self):
         """Number of usable CUDA devices (0 without one, or when built without CUDA)."""
         return self._lib.gpu_count()
+
+    def _on_gpu(self, backend):
+        """The model that runs a call with `backend`: this one, or for backend="gpu" on a
+        library built for the CPU (load's choice where it saw no GPU, or build="cpu"), the
+        same model built with nvcc (once; cached) — where a GPU is present."""
+        if backend != "gpu" or self._built.backend == "cuda":
+            return self
+        present, why = _build.gpu_present()
+        if not present:
+            raise OdegenError("no GPU (%s); this model was built for the CPU" % why)
+        if self._gpu is None:
+            self._gpu = load(self.path, self.precision, self.method, self.options, build="cuda", quiet=self._quiet)
+        return self._gpu
 
     def _backend(self, backend, devices):
         if backend not in ("auto", "cpu", "gpu"):
@@ -463,11 +481,17 @@ class Model:
             raise TypeError("options: a dict such as {'dt': 0.005}")
         given = {}
         for k, v in options.items():
-            name = _OPTION_ALIASES.get(k.lower(), k.lower()) if isinstance(k, str) else k
-            if name not in RUNTIME_OPTIONS:
+            if not isinstance(k, str):
+                raise TypeError("option names are strings such as 'dt', not %r" % (k,))
+            name = _OPTION_ALIASES.get(k.lower(), k.lower())
+            if name in CODE_OPTIONS:
                 raise ValueError("option %r cannot change from one scan to the next; run-time options are %s. "
                                  "Give it to odegen.load(path, options={%r: ...}) (or method=, precision=)"
                                  % (k, ", ".join(RUNTIME_OPTIONS), k))
+            if name not in RUNTIME_OPTIONS:
+                raise ValueError("unknown option %r; the run-time options are %s (and odegen.load(path, "
+                                 "options=…) takes %s)%s" % (k, ", ".join(RUNTIME_OPTIONS), ", ".join(CODE_OPTIONS),
+                                                            self._suggest(k, RUNTIME_OPTIONS + CODE_OPTIONS)))
             if name in given:
                 raise ValueError("option '%s' is given twice" % name)
             if isinstance(v, bool) or not isinstance(v, (int, float, np.integer, np.floating)):
@@ -610,6 +634,10 @@ class Model:
         The results are held in memory (checked before anything is allocated: MemoryError
         with the sizes when they do not fit).  For results larger than memory, use the
         runner's HDF5 output (./MODEL -o FILE.h5), which streams them chunk by chunk."""
+        on = self._on_gpu(backend)
+        if on is not self:
+            return on.scan(values, transient=transient, record=record, fields=fields, backend=backend,
+                           devices=devices, chunk=chunk, progress=progress, options=options)
         opts = self._runtime_options(options)
         lib = self._lib
         transient = self._whole("transient", self.transient if transient is None else transient)
@@ -695,6 +723,9 @@ class Model:
         Returns a RunResult: result["y1"] (one value per system) for every state and
         accessory, and t, t0, t1; result.status.  Chain runs by passing end states back as
         initial values.  options: run-time options, as for scan."""
+        on = self._on_gpu(backend)
+        if on is not self:
+            return on.run(values, backend=backend, devices=devices, chunk=chunk, progress=progress, options=options)
         opts = self._runtime_options(options)
         lib = self._lib
         systems = self._systems(values if values is not None else {})
@@ -723,23 +754,39 @@ class Model:
                          time.monotonic() - start)
 
 
+def _warn(message, category):
+    """warnings.warn, attributed to the first caller outside this package (the user's line)."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    level, frame = 2, sys._getframe(1)
+    while frame is not None and os.path.dirname(os.path.abspath(frame.f_code.co_filename)) == here:
+        frame, level = frame.f_back, level + 1
+    warnings.warn(message, category, stacklevel=level)
+
+
 def load(path, precision=None, method=None, options=None, *, build="auto", quiet=False):
     """Translates the .ode file at `path` and builds it as a shared library (once: the build
     is cached by content in ~/.cache/odegen), then loads it.
 
     precision  "double" or "float" (default: the file's `@ prec`, else double)
-    method     an integration method (the file's `@ meth` otherwise), e.g. "rkck45"
+    method     an integration method (the file's `@ meth` otherwise), e.g. "rkck45": one of
+               odegen's names or XPPAUT's spelled out (an unknown name is a ModelError)
     options    {name: value} of `@` options, as if written at the end of the file
-               (e.g. {"dt": 0.005, "total": 100})
-    build      "auto" (nvcc when present: GPU and CPU; else the C compiler: CPU), "cpu", "cuda"
+               (e.g. {"dt": 0.005, "total": 100}); an unknown name is a ModelError
+    build      "auto": what this machine can run — with nvcc (GPU and CPU) where a GPU and
+               nvcc are present, else with the C compiler (CPU); "cpu"; "cuda".  A model
+               built for the CPU that is asked for backend="gpu" is built with nvcc then.
     quiet      no message when a build starts
 
     Errors in the file raise odegen.ModelError, whose message is the translator's: every
-    error with its file:line:col, the line and a caret under the problem."""
+    error with its file:line:col, the line and a caret under the problem.  The translator's
+    warnings and notes are shown as Python warnings (odegen.ModelWarning, odegen.ModelNote;
+    Python's filters show each once), and kept in Model.notes."""
     opts = dict(options or {})
     if method is not None:
         if not isinstance(method, str):
             raise TypeError("method is a name such as 'rk4' or 'rkck45'")
         opts["meth"] = method
     built = _build.build(os.fspath(path), precision, opts, build, quiet)
+    for kind, message in _build.diagnostics(built.notes):
+        _warn(message, _build.ModelWarning if kind == "warning" else _build.ModelNote)
     return Model(built, os.fspath(path), precision, method, options, build, quiet)
