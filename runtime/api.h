@@ -199,6 +199,29 @@ double model_scan_value(int line, long i);
  * "unknown" for anything else. */
 const char *model_status_name(int status);
 
+/* What field `code` (MODEL_FIELD_*) holds, for outputs that describe
+ * themselves (the runner's HDF5 attributes, Python's Result.save):
+ *   *kind     "state", "aux", "accessory", "parameter", "derived", "time",
+ *             "window start", "window end", "lyapunov" or "period";
+ *   *meaning  a short phrase (CF's long_name): "state at the end of the
+ *             integration", "Lyapunov exponent per unit time", …;
+ *   *comment  more, where there is more to say ("" otherwise): how the
+ *             exponents are averaged, what a period of 0 means;
+ *   *units    "1" for a pure number (period), "" where the model does not say.
+ * Any output may be NULL.  MODEL_ERR_ARG for a code out of range. */
+int model_field_about(int code, const char **kind, const char **meaning, const char **comment,
+                      const char **units);
+
+/* Where the model comes from, as outputs record it: the .ode file's whole
+ * text, its name when it was translated, and odegen's version (the strings
+ * of the runner's HDF5 attributes source, source_file, odegen_version). */
+const char *model_source(void);
+const char *model_source_path(void);
+const char *model_odegen_version(void);
+
+/* "double", or "float" for a model generated with `@ prec=float`. */
+const char *model_precision(void);
+
 /* Initial values that the .ode file writes as expressions of parameters
  * (`init y1=a0`, `y1(0)=2*a`) depend on each system's parameters: this sets
  * states[k] of those states from params[] (MODEL_NPARAM values; derived
@@ -405,6 +428,13 @@ const char *model_option_name(int k);             /* "dt", "t0", …; NULL out o
 int model_option_default(const char *name, double *value);
 int model_solver_set_option(model_solver *solver, const char *name, double value);
 int model_solver_get_option(model_solver *solver, const char *name, double *value);
+
+/* Every option of the model as text, the run-time ones with the solver's
+ * values: "meth=rk4, dt=0.005, t0=0.0, total=6.283185307179586, …" (what the
+ * runner's HDF5 attribute `options` holds).  Writes at most `size` bytes, the
+ * NUL included; returns MODEL_OK, or MODEL_ERR_ARG when text is NULL or too
+ * short (1024 bytes are always enough). */
+int model_solver_options_text(model_solver *solver, char *text, size_t size);
 
 /* ------------------------------------------------------------------ pools */
 

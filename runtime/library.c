@@ -240,6 +240,45 @@ const char *model_status_name(int status)
     return status >= 0 && status < ODE_NSTATUS ? ode_status_names[status] : "unknown";
 }
 
+/* The field codes run states, aux, accessories, parameters, derived, t, t0,
+ * t1, lyap1 … lyapN, period (the generator's ode_field_names). */
+int model_field_about(int code, const char **kind, const char **meaning, const char **comment, const char **units)
+{
+    static const struct { int count; const char *kind, *meaning, *comment, *units; } groups[] = {
+        {ODE_NSTATE, "state", "state at the end of the integration", "", ""},
+        {ODE_NAUX, "aux", "aux quantity at the end of the integration", "", ""},
+        {ODE_NACC, "accessory", "accessory at the end of the integration", "", ""},
+        {ODE_NPARAM, "parameter", "parameter", "", ""},
+        {ODE_NDERIVED, "derived", "derived parameter", "", ""},
+        {1, "time", "time at the end of the integration", "", ""},
+        {1, "window start", "start of the integration's window (t0)", "", ""},
+        {1, "window end", "end of the integration's window (t1)", "", ""},
+        {ODE_NLYAP, "lyapunov", "Lyapunov exponent per unit time",
+         "averaged over the recorded integrations so far (the last rep: over all of them); NaN where a tangent "
+         "vector was lost or the system failed", ""},
+        {ODE_PERIOD, "period", "period of the orbit in integrations",
+         "the smallest p for which the recorded integrations repeat within tol; 0 where none up to max was found "
+         "(chaos, quasi-periodicity, a period not yet seen twice, a failed system)", "1"},
+    };
+    if (code < 0 || code >= ODE_NFIELD) return MODEL_ERR_ARG;
+    for (size_t g = 0; g < sizeof groups / sizeof *groups; g++) {
+        if (code < groups[g].count) {
+            if (kind) *kind = groups[g].kind;
+            if (meaning) *meaning = groups[g].meaning;
+            if (comment) *comment = groups[g].comment;
+            if (units) *units = groups[g].units;
+            return MODEL_OK;
+        }
+        code -= groups[g].count;
+    }
+    return MODEL_ERR_ARG;
+}
+
+const char *model_source(void) { return ode_model_source; }
+const char *model_source_path(void) { return ODE_SOURCE_PATH; }
+const char *model_odegen_version(void) { return ODEGEN_VERSION; }
+const char *model_precision(void) { return ODE_FLOAT ? "float" : "double"; }
+
 /* ------------------------------------------------------------------ GPUs */
 
 int model_gpu_count(void)
@@ -1331,6 +1370,16 @@ int model_solver_set_option(model_solver *s, const char *name, double value)
         ode_option_fixed(k, value, why, sizeof why))
         return ode_fail(s, MODEL_ERR_ARG, "%s", why);
     return ode_solver_use_options(s, v);
+}
+
+int model_solver_options_text(model_solver *s, char *text, size_t size)
+{
+    int rc = ode_enter(s, __func__);
+    if (rc != MODEL_OK) return rc;
+    if (!text || size < 2) return ode_fail(s, MODEL_ERR_ARG, "no room for the text");
+    ode_options_text(s->opt, text, size);
+    return strlen(text) + 1 >= size ? ode_fail(s, MODEL_ERR_ARG, "%zu bytes are too few for the options' text", size)
+                                    : MODEL_OK;
 }
 
 int model_solver_get_option(model_solver *s, const char *name, double *value)

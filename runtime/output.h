@@ -45,6 +45,12 @@ typedef struct OdeRunInfo {
     int transient, record;
     int nfield;
     const char *const *fields;    /* their names */
+    /* What each field is (model_field_about, api.h): "state", "lyapunov", …;
+     * a phrase; more ("" when nothing); units ("" where not known). */
+    const char *const *field_kinds;
+    const char *const *field_meanings;
+    const char *const *field_comments;
+    const char *const *field_units;
     int real_size;                /* bytes of a recorded value: 8 (double) or 4 (float) */
     int nstatus;
     const char *const *status_names;

@@ -5,28 +5,44 @@
  * reference model_hdf5_format (output.h).
  *
  * The file explains itself to h5py, xarray (h5netcdf or netCDF4), MATLAB and
- * Julia, in the netCDF/CF manner: one dataset per quantity, named dimensions
- * (HDF5 dimension scales), coordinates, attributes for provenance.
+ * Julia, in the netCDF/CF manner: one dataset per quantity on the scan's own
+ * dimensions (HDF5 dimension scales), a coordinate variable per dimension,
+ * attributes saying what each dataset is and where the numbers come from.
+ * For a scan of k (7 values) and of y1's initial value (2 values):
  *
- *   /<field>      (system, rep)  float64 (float32 for a float model): one per recorded field
- *   /status       (system, rep)  int8 enum: ready, finished, event,
- *                                equilibrium, maxsteps, bound, nan, singular (the type is
- *                                /enum_status: a name before "status", which
- *                                netCDF-C needs); also CF's flag_values and
- *                                flag_meanings attributes
- *   /system       (system,)      int64 0 … N-1: the index in the scan product
- *   /rep          (rep,)         int32 0 … M-1: the recorded integration
- *   /scan_<name>  (scan_<name>,) float64: the values of one scan line, its own
- *                                dimension; attributes name, target,
- *                                definition, stride — system s has value
- *                                number (s / stride) % size
+ *   /k            (k,)            float64: the scan line's values, a dimension
+ *                                 (a dimension scale); attributes long_name,
+ *                                 name, target ("parameter"), definition
+ *                                 ("lin(0.2, 0.3, 7)"), stride — system s has
+ *                                 value number (s / stride) % size
+ *   /y1_0         (y1_0,)         an initial value's line: NAME_0 (NAME is
+ *                                 the state's end value), target "initial value"
+ *   /rep          (rep,)          int32 0 … M-1: the recorded integration
+ *   /<field>      (k, y1_0, rep)  float64 (float32 for a float model): one per
+ *                                 recorded field; attributes long_name (what it
+ *                                 is: model_field_about), odegen_kind, units
+ *                                 where known, coordinates ("system").  A
+ *                                 recorded parameter that the scan varies is
+ *                                 its coordinate, not a dataset of its own
+ *   /status       (k, y1_0, rep)  int8 enum: ready, finished, event,
+ *                                 equilibrium, maxsteps, bound, nan, singular
+ *                                 (the type is /enum_status: a name before
+ *                                 "status", which netCDF-C needs); also CF's
+ *                                 flag_values and flag_meanings attributes
+ *   /system       (k, y1_0)       int64: the index in the scan's product (the
+ *                                 CSV's system column)
  *   attributes of /: model, source (the .ode text), source_file, options,
  *                    command_line, odegen_version, device, precision,
- *                    systems, transient, record, scan
+ *                    systems, transient, record, scan, fields, Conventions
+ *
+ * Without a scan line the one dimension is /system (its own coordinate).  A
+ * dimension's name is the parameter's, or NAME_0 for a state's initial value;
+ * one that would clash with another name of the file gets "_scan" appended.
  *
  * Datasets are contiguous (no chunking, no compression: written at the
- * disk's speed), allocated when first written, never filled; each block of
- * rows is one hyperslab per dataset.
+ * disk's speed), allocated when first written, never filled.  A block of
+ * rows is a run of consecutive elements of each field (systems in the scan's
+ * order, then reps): written as one selection of at most 2·rank − 1 boxes.
  */
 #ifdef ODE_HDF5
 #ifndef ODEGEN_GENERATED
@@ -46,11 +62,17 @@
 /* HDF5's error printing is per thread: off wherever it is called. */
 static void ode_h5_quiet(void) { H5Eset_auto2(H5E_DEFAULT, NULL, NULL); }
 
+/* Scan lines an HDF5 file can hold: HDF5's 32 dimensions, less rep's. */
+#define ODE_H5_MAX_AXES 31
+
 typedef struct OdeH5 {
     const OdeRunInfo *info;
     char *path;
     hid_t file, real_type, status_type;
-    hid_t *fields;              /* one dataset per field */
+    int rank;                   /* of the fields: the scan's dimensions (or system), then rep */
+    hsize_t dims[ODE_H5_MAX_AXES + 1];
+    char **dim_names;           /* the scan's dimensions' names (naxis of them) */
+    hid_t *fields;              /* one dataset per field; -1 for a scanned parameter (its coordinate) */
     hid_t *field_spaces;        /* their file dataspaces */
     hid_t status, status_space;
     hid_t system, system_space;
@@ -117,21 +139,136 @@ static hid_t ode_h5_dataset(hid_t file, const char *name, hid_t type, int rank, 
     return d;
 }
 
+/* A run of consecutive elements being written, box by box. */
+typedef struct OdeH5Run {
+    hid_t d, space, type;
+    const char *data;           /* the next box's values */
+    size_t elem;                /* bytes per value */
+} OdeH5Run;
+
+/* Writes one box: a regular hyperslab (HDF5's fast path) from the run's next values. */
+static int ode_h5_box(OdeH5Run *w, int rank, const hsize_t *start, const hsize_t *count)
+{
+    hsize_t n = 1;
+    for (int k = 0; k < rank; k++) n *= count[k];
+    hid_t mem = H5Screate_simple(1, &n, NULL);
+    const int bad = mem < 0 || H5Sselect_hyperslab(w->space, H5S_SELECT_SET, start, NULL, count, NULL) < 0 ||
+                    H5Dwrite(w->d, w->type, mem, w->space, H5P_DEFAULT, w->data) < 0;
+    if (mem >= 0) H5Sclose(mem);
+    w->data += n * w->elem;
+    return bad ? -1 : 0;
+}
+
+/* Writes the elements of flat indices [a, b) (C order) below dimension
+ * `level`, whose leading indices start[0 … level-1] are fixed: a partial
+ * run, whole blocks, a partial run, at every level — at most 2·rank − 1
+ * boxes, each a run of consecutive elements, in increasing order. */
+static int ode_h5_boxes(OdeH5Run *w, int rank, const hsize_t *dims, int level, hsize_t *start, hsize_t *count,
+                        hsize_t a, hsize_t b)
+{
+    if (a >= b) return 0;
+    hsize_t inner = 1;
+    for (int d = level + 1; d < rank; d++) inner *= dims[d];
+    const hsize_t ia = a / inner, ra = a % inner, ib = b / inner, rb = b % inner;
+    if (inner == 1) {   /* the last dimension: one box */
+        start[level] = a;
+        count[level] = b - a;
+        return ode_h5_box(w, rank, start, count);
+    }
+    start[level] = ia;
+    count[level] = 1;
+    if (ia == ib) return ode_h5_boxes(w, rank, dims, level + 1, start, count, ra, rb);
+    hsize_t whole = ia;
+    if (ra) {
+        if (ode_h5_boxes(w, rank, dims, level + 1, start, count, ra, inner) < 0) return -1;
+        whole = ia + 1;
+    }
+    if (ib > whole) {
+        start[level] = whole;
+        count[level] = ib - whole;
+        for (int d = level + 1; d < rank; d++) {
+            start[d] = 0;
+            count[d] = dims[d];
+        }
+        if (ode_h5_box(w, rank, start, count) < 0) return -1;
+    }
+    start[level] = ib;
+    count[level] = 1;
+    return rb ? ode_h5_boxes(w, rank, dims, level + 1, start, count, 0, rb) : 0;
+}
+
+/* Writes n values to the elements of flat indices [first, first + n) of a
+ * dataset of `rank` dimensions `dims` (its dataspace `space`). */
+static int ode_h5_write_run(hid_t d, hid_t space, hid_t type, int rank, const hsize_t *dims, hsize_t first, hsize_t n,
+                            const void *data)
+{
+    hsize_t start[ODE_H5_MAX_AXES + 1], count[ODE_H5_MAX_AXES + 1];
+    OdeH5Run w = {d, space, type, (const char *)data, H5Tget_size(type)};
+    return w.elem == 0 ? -1 : ode_h5_boxes(&w, rank, dims, 0, start, count, first, first + n);
+}
+
 /* Writes count values of a 1-D dataset from `first`. */
 static int ode_h5_write_1d(hid_t d, hid_t type, long long first, long long count, const void *data)
 {
     hid_t file_space = H5Dget_space(d);
-    const hsize_t start = (hsize_t)first, n = (hsize_t)count;
-    hid_t mem = H5Screate_simple(1, &n, NULL);
-    const int bad = file_space < 0 || mem < 0 ||
-                    H5Sselect_hyperslab(file_space, H5S_SELECT_SET, &start, NULL, &n, NULL) < 0 ||
-                    H5Dwrite(d, type, mem, file_space, H5P_DEFAULT, data) < 0;
-    if (mem >= 0) H5Sclose(mem);
+    const hsize_t n = (hsize_t)count;
+    const int bad = file_space < 0 || ode_h5_write_run(d, file_space, type, 1, &n, (hsize_t)first, n, data) < 0;
     if (file_space >= 0) H5Sclose(file_space);
     return bad ? -1 : 0;
 }
 
+/* Attaches the dimension scales scales[0 … rank-1] to d, in order.  (No
+ * labels: the scales name the dimensions, and xarray would show labels as
+ * an attribute of every variable.) */
+static int ode_h5_attach(hid_t d, int rank, const hid_t *scales)
+{
+    for (int k = 0; k < rank; k++)
+        if (H5DSattach_scale(d, scales[k], (unsigned)k) < 0) return -1;
+    return 0;
+}
+
 static const char *const ode_h5_reserved[] = {"status", "system", "rep", "enum_status"};
+
+/* Whether `name` is taken in the file: a reserved name, a field written as
+ * a dataset, or one of the first `naxis` dimensions. */
+static int ode_h5_taken(const OdeH5 *h, const char *name, int naxis)
+{
+    for (size_t r = 0; r < sizeof ode_h5_reserved / sizeof *ode_h5_reserved; r++)
+        if (strcmp(name, ode_h5_reserved[r]) == 0) return 1;
+    for (int f = 0; f < h->info->nfield; f++)
+        if (h->fields[f] != -2 && strcmp(name, h->info->fields[f]) == 0) return 1;
+    for (int l = 0; l < naxis; l++)
+        if (strcmp(name, h->dim_names[l]) == 0) return 1;
+    return 0;
+}
+
+/* A scan line's dimension: the parameter's name, or NAME_0 for a state's
+ * initial value ("_scan" appended while the name is taken).  Marks a
+ * recorded field that is the scanned parameter (fields[f] = -2): its values
+ * are the coordinate's. */
+static char *ode_h5_dim_name(OdeH5 *h, int l)
+{
+    const OdeAxisInfo *ax = &h->info->axes[l];
+    const int parameter = strcmp(ax->target, "parameter") == 0;
+    if (parameter)
+        for (int f = 0; f < h->info->nfield; f++)
+            if (strcmp(h->info->fields[f], ax->name) == 0 && strcmp(h->info->field_kinds[f], "parameter") == 0)
+                h->fields[f] = -2;
+    size_t len = strlen(ax->name) + 3;
+    char *name = (char *)malloc(len);
+    if (!name) return NULL;
+    snprintf(name, len, "%s%s", ax->name, parameter ? "" : "_0");
+    while (ode_h5_taken(h, name, l)) {
+        char *longer = (char *)realloc(name, (len += 5));
+        if (!longer) {
+            free(name);
+            return NULL;
+        }
+        name = longer;
+        strcat(name, "_scan");
+    }
+    return name;
+}
 
 static int ode_h5_open(void **state, const OdeRunInfo *info, const char *path, int fd, char *error, size_t size)
 {
@@ -145,14 +282,19 @@ static int ode_h5_open(void **state, const OdeRunInfo *info, const char *path, i
     }
     if (fd >= 0) close(fd);   /* the library opens the file itself */
     for (int f = 0; f < info->nfield; f++) {
-        int clash = strncmp(info->fields[f], "scan_", 5) == 0;
+        int clash = 0;
         for (size_t r = 0; r < sizeof ode_h5_reserved / sizeof *ode_h5_reserved; r++)
             clash |= strcmp(info->fields[f], ode_h5_reserved[r]) == 0;
         if (clash) {
-            snprintf(error, size, "the field '%s' has the name of one of the file's own datasets (system, rep, status, "
-                     "scan_*): record it in CSV", info->fields[f]);
+            snprintf(error, size, "the field '%s' has the name of one of the file's own datasets (system, rep, status): "
+                     "record it in CSV", info->fields[f]);
             return EINVAL;
         }
+    }
+    if (info->naxis > ODE_H5_MAX_AXES) {
+        snprintf(error, size, "the scan has %d lines and an HDF5 file at most %d dimensions for them: write CSV",
+                 info->naxis, ODE_H5_MAX_AXES);
+        return EINVAL;
     }
     /* No clean-up at exit: a file whose close failed (a full disk) would make
      * HDF5's own crash; the process ends right after the output anyway. */
@@ -163,19 +305,28 @@ static int ode_h5_open(void **state, const OdeRunInfo *info, const char *path, i
     *state = h;
     h->info = info;
     h->file = h->status_type = h->status = h->status_space = h->system = h->system_space = -1;
-    hid_t *fields = (hid_t *)malloc(sizeof(hid_t) * (size_t)(info->nfield + 1));
-    hid_t *spaces = (hid_t *)malloc(sizeof(hid_t) * (size_t)(info->nfield + 1));
+    h->fields = (hid_t *)malloc(sizeof(hid_t) * (size_t)(info->nfield + 1));
+    h->field_spaces = (hid_t *)malloc(sizeof(hid_t) * (size_t)(info->nfield + 1));
+    h->dim_names = (char **)calloc((size_t)info->naxis + 1, sizeof(char *));
     h->path = (char *)malloc(strlen(path) + 1);
-    if (!fields || !spaces || !h->path) {
-        free(fields);
-        free(spaces);
+    if (!h->fields || !h->field_spaces || !h->dim_names || !h->path) {
+        free(h->fields);
+        free(h->field_spaces);
+        h->fields = h->field_spaces = NULL;
         return ENOMEM;
     }
-    for (int f = 0; f < info->nfield; f++) fields[f] = spaces[f] = -1;
-    h->fields = fields;
-    h->field_spaces = spaces;
+    for (int f = 0; f < info->nfield; f++) h->fields[f] = h->field_spaces[f] = -1;
     strcpy(h->path, path);
     h->real_type = info->real_size == 4 ? H5T_NATIVE_FLOAT : H5T_NATIVE_DOUBLE;
+    for (int l = 0; l < info->naxis; l++)
+        if (!(h->dim_names[l] = ode_h5_dim_name(h, l))) return ENOMEM;
+
+    /* The fields' shape: the scan's dimensions (or system), then rep. */
+    const int naxis = info->naxis;
+    h->rank = (naxis ? naxis : 1) + 1;
+    for (int l = 0; l < naxis; l++) h->dims[l] = (hsize_t)info->axes[l].n;
+    if (!naxis) h->dims[0] = (hsize_t)info->systems;
+    h->dims[h->rank - 1] = (hsize_t)info->record;
 
     /* No sieve buffer: each block's rows go to the file when written, so that
      * a full disk shows up at once, not at the close. */
@@ -185,32 +336,19 @@ static int ode_h5_open(void **state, const OdeRunInfo *info, const char *path, i
     h->file = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, access >= 0 ? access : H5P_DEFAULT);
     if (access >= 0) H5Pclose(access);
     if (h->file < 0) return ode_h5_fail(error, size, "creating the file");
-    const hsize_t dims[2] = {(hsize_t)info->systems, (hsize_t)info->record};
 
-    /* Coordinates: system, rep, and one per scan line. */
-    h->system = ode_h5_dataset(h->file, "system", H5T_NATIVE_LLONG, 1, dims);
-    hid_t rep = ode_h5_dataset(h->file, "rep", H5T_NATIVE_INT, 1, dims + 1);
-    if (h->system < 0 || rep < 0 || H5DSset_scale(h->system, "system") < 0 || H5DSset_scale(rep, "rep") < 0) {
-        if (rep >= 0) H5Dclose(rep);
-        return ode_h5_fail(error, size, "creating the coordinates");
-    }
-    h->system_space = H5Dget_space(h->system);
+    /* The coordinates: one per scan line (or system), and rep. */
+    hid_t scales[ODE_H5_MAX_AXES + 1];
+    for (int k = 0; k < h->rank; k++) scales[k] = -1;
     int bad = 0;
-    if (info->record > 0) {
-        int *reps = (int *)malloc(sizeof(int) * (size_t)info->record);
-        if (!reps) bad = 1;
-        for (int r = 0; !bad && r < info->record; r++) reps[r] = r;
-        bad = bad || ode_h5_write_1d(rep, H5T_NATIVE_INT, 0, info->record, reps) < 0;
-        free(reps);
-    }
-    for (int l = 0; l < info->naxis && !bad; l++) {
+    for (int l = 0; l < naxis && !bad; l++) {
         const OdeAxisInfo *ax = &info->axes[l];
-        char name[300];
-        snprintf(name, sizeof name, "scan_%s", ax->name);
-        const hsize_t n = (hsize_t)ax->n;
-        hid_t d = ode_h5_dataset(h->file, name, H5T_NATIVE_DOUBLE, 1, &n);
-        bad = d < 0 || H5DSset_scale(d, name) < 0 || ode_h5_string_attribute(d, "name", ax->name) < 0 ||
-              ode_h5_string_attribute(d, "target", ax->target) < 0 ||
+        const int parameter = strcmp(ax->target, "parameter") == 0;
+        char long_name[400];
+        snprintf(long_name, sizeof long_name, parameter ? "%s" : "initial value of %s", ax->name);
+        hid_t d = scales[l] = ode_h5_dataset(h->file, h->dim_names[l], H5T_NATIVE_DOUBLE, 1, &h->dims[l]);
+        bad = d < 0 || H5DSset_scale(d, h->dim_names[l]) < 0 || ode_h5_string_attribute(d, "long_name", long_name) < 0 ||
+              ode_h5_string_attribute(d, "name", ax->name) < 0 || ode_h5_string_attribute(d, "target", ax->target) < 0 ||
               ode_h5_string_attribute(d, "definition", ax->definition) < 0 ||
               ode_h5_number_attribute(d, "stride", H5T_NATIVE_LLONG, &ax->stride, 1) < 0;
         const long long piece = 1 << 20;
@@ -222,16 +360,37 @@ static int ode_h5_open(void **state, const OdeRunInfo *info, const char *path, i
             bad = ode_h5_write_1d(d, H5T_NATIVE_DOUBLE, first, count, values) < 0;
         }
         free(values);
-        if (d >= 0) H5Dclose(d);
     }
-    if (bad) {
-        H5Dclose(rep);
-        return ode_h5_fail(error, size, "writing the coordinates");
+    /* system: the index in the scan's product, on the scan's dimensions (its own without a scan). */
+    if (!bad) {
+        h->system = ode_h5_dataset(h->file, "system", H5T_NATIVE_LLONG, h->rank - 1, h->dims);
+        if (!naxis) scales[0] = h->system;
+        bad = h->system < 0 || (naxis ? ode_h5_attach(h->system, naxis, scales) < 0
+                                      : H5DSset_scale(h->system, "system") < 0) ||
+              ode_h5_string_attribute(h->system, "long_name", "system: the index in the scan's product") < 0 ||
+              ode_h5_string_attribute(h->system, "comment", "the system column of the runner's CSV") < 0;
+        h->system_space = bad ? -1 : H5Dget_space(h->system);
+    }
+    hid_t rep = -1;
+    if (!bad) {
+        rep = scales[h->rank - 1] = ode_h5_dataset(h->file, "rep", H5T_NATIVE_INT, 1, &h->dims[h->rank - 1]);
+        bad = rep < 0 || H5DSset_scale(rep, "rep") < 0 ||
+              ode_h5_string_attribute(rep, "long_name", "recorded integration") < 0 ||
+              ode_h5_string_attribute(rep, "comment", "0: the first after the transient ones") < 0;
+    }
+    if (!bad && info->record > 0) {
+        int *reps = (int *)malloc(sizeof(int) * (size_t)info->record);
+        if (!reps) bad = 1;
+        for (int r = 0; !bad && r < info->record; r++) reps[r] = r;
+        bad = bad || ode_h5_write_1d(rep, H5T_NATIVE_INT, 0, info->record, reps) < 0;
+        free(reps);
     }
 
     /* The recorded fields and the status, their dimensions attached. */
-    h->status_type = H5Tenum_create(H5T_NATIVE_SCHAR);
-    bad = h->status_type < 0;
+    if (!bad) {
+        h->status_type = H5Tenum_create(H5T_NATIVE_SCHAR);
+        bad = h->status_type < 0;
+    }
     for (int k = 0; k < info->nstatus && !bad; k++) {
         const signed char v = (signed char)k;
         bad = H5Tenum_insert(h->status_type, info->status_names[k], &v) < 0;
@@ -239,12 +398,13 @@ static int ode_h5_open(void **state, const OdeRunInfo *info, const char *path, i
     bad = bad || H5Tcommit2(h->file, "enum_status", h->status_type, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT) < 0;
     for (int f = 0; f <= info->nfield && !bad; f++) {
         const int is_status = f == info->nfield;
+        if (!is_status && h->fields[f] == -2) continue;   /* a scanned parameter: its coordinate */
         hid_t d = ode_h5_dataset(h->file, is_status ? "status" : info->fields[f],
-                                 is_status ? h->status_type : h->real_type, 2, dims);
+                                 is_status ? h->status_type : h->real_type, h->rank, h->dims);
         if (is_status) h->status = d;
         else h->fields[f] = d;
-        bad = d < 0 || H5DSattach_scale(d, h->system, 0) < 0 || H5DSattach_scale(d, rep, 1) < 0 ||
-              H5DSset_label(d, 0, "system") < 0 || H5DSset_label(d, 1, "rep") < 0;
+        bad = d < 0 || ode_h5_attach(d, h->rank, scales) < 0 ||
+              (naxis && ode_h5_string_attribute(d, "coordinates", "system") < 0);
         if (!bad && is_status) {
             char meanings[512] = "";
             signed char values[64];
@@ -257,6 +417,11 @@ static int ode_h5_open(void **state, const OdeRunInfo *info, const char *path, i
                                           (hsize_t)(info->nstatus < 64 ? info->nstatus : 64)) < 0 ||
                   ode_h5_string_attribute(d, "flag_meanings", meanings) < 0 ||
                   ode_h5_string_attribute(d, "long_name", "how each integration ended") < 0;
+        } else if (!bad) {
+            bad = ode_h5_string_attribute(d, "long_name", info->field_meanings[f]) < 0 ||
+                  ode_h5_string_attribute(d, "odegen_kind", info->field_kinds[f]) < 0 ||
+                  (info->field_comments[f][0] && ode_h5_string_attribute(d, "comment", info->field_comments[f]) < 0) ||
+                  (info->field_units[f][0] && ode_h5_string_attribute(d, "units", info->field_units[f]) < 0);
         }
         if (!bad) {
             hid_t space = H5Dget_space(d);
@@ -265,16 +430,20 @@ static int ode_h5_open(void **state, const OdeRunInfo *info, const char *path, i
             bad = space < 0;
         }
     }
-    H5Dclose(rep);
+    for (int k = 0; k < h->rank; k++)
+        if (scales[k] >= 0 && scales[k] != h->system) H5Dclose(scales[k]);
     if (bad) return ode_h5_fail(error, size, "creating the datasets");
 
     /* Where the numbers come from. */
     const long long systems = info->systems;
-    char scan[2048] = "";
-    for (int l = 0; l < info->naxis; l++)
+    char scan[2048] = "", fields[2048] = "";
+    for (int l = 0; l < naxis; l++)
         snprintf(scan + strlen(scan), sizeof scan - strlen(scan), "%s%s=%s", l ? "; " : "", info->axes[l].name,
                  info->axes[l].definition);
-    bad = ode_h5_string_attribute(h->file, "model", info->model) < 0 ||
+    for (int f = 0; f < info->nfield; f++)
+        snprintf(fields + strlen(fields), sizeof fields - strlen(fields), "%s%s", f ? ", " : "", info->fields[f]);
+    bad = ode_h5_string_attribute(h->file, "Conventions", "CF-1.8") < 0 ||
+          ode_h5_string_attribute(h->file, "model", info->model) < 0 ||
           ode_h5_string_attribute(h->file, "source", info->source) < 0 ||
           ode_h5_string_attribute(h->file, "source_file", info->source_path) < 0 ||
           ode_h5_string_attribute(h->file, "options", info->options) < 0 ||
@@ -283,6 +452,7 @@ static int ode_h5_open(void **state, const OdeRunInfo *info, const char *path, i
           ode_h5_string_attribute(h->file, "device", info->device) < 0 ||
           ode_h5_string_attribute(h->file, "precision", info->precision) < 0 ||
           ode_h5_string_attribute(h->file, "scan", scan) < 0 ||
+          ode_h5_string_attribute(h->file, "fields", fields) < 0 ||
           ode_h5_number_attribute(h->file, "systems", H5T_NATIVE_LLONG, &systems, 1) < 0 ||
           ode_h5_number_attribute(h->file, "transient", H5T_NATIVE_INT, &info->transient, 1) < 0 ||
           ode_h5_number_attribute(h->file, "record", H5T_NATIVE_INT, &info->record, 1) < 0;
@@ -331,20 +501,21 @@ static int ode_h5_write(void *state, const OdeBlock *b, char *error, size_t size
     OdeH5 *h = (OdeH5 *)state;
     if (b->bytes == 0) return 0;
     ode_h5_quiet();
-    const hsize_t start[2] = {(hsize_t)b->first, (hsize_t)b->rep0}, count[2] = {(hsize_t)b->nsys, (hsize_t)b->nrep};
-    const size_t cells = (size_t)b->nsys * (size_t)b->nrep;
-    hid_t mem = H5Screate_simple(2, count, NULL);
-    int bad = mem < 0;
+    /* Rows [first, first + nsys) x [rep0, rep0 + nrep), all reps or one
+     * system: consecutive elements of every field. */
+    const hsize_t cells = (hsize_t)b->nsys * (hsize_t)b->nrep;
+    const hsize_t at = (hsize_t)b->first * (hsize_t)h->info->record + (hsize_t)b->rep0;
+    int bad = 0;
     const char *data = b->data;
     errno = 0;
     for (int f = 0; f <= h->info->nfield && !bad; f++) {
         const int is_status = f == h->info->nfield;
         hid_t d = is_status ? h->status : h->fields[f], space = is_status ? h->status_space : h->field_spaces[f];
-        bad = H5Sselect_hyperslab(space, H5S_SELECT_SET, start, NULL, count, NULL) < 0 ||
-              H5Dwrite(d, is_status ? h->status_type : h->real_type, mem, space, H5P_DEFAULT, data) < 0;
+        if (d >= 0)
+            bad = ode_h5_write_run(d, space, is_status ? h->status_type : h->real_type, h->rank, h->dims, at, cells,
+                                   data) < 0;
         data += cells * (is_status ? 1 : (size_t)h->info->real_size);
     }
-    if (mem >= 0) H5Sclose(mem);
     if (!bad && b->rep0 == 0) {   /* the system coordinate of these rows */
         if ((size_t)b->nsys > h->indices_cap) {
             free(h->indices);
@@ -354,7 +525,8 @@ static int ode_h5_write(void *state, const OdeBlock *b, char *error, size_t size
             h->indices_cap = (size_t)b->nsys;
         }
         for (int i = 0; i < b->nsys; i++) h->indices[i] = b->first + i;
-        bad = ode_h5_write_1d(h->system, H5T_NATIVE_LLONG, b->first, b->nsys, h->indices) < 0;
+        bad = ode_h5_write_run(h->system, h->system_space, H5T_NATIVE_LLONG, h->rank - 1, h->dims, (hsize_t)b->first,
+                               (hsize_t)b->nsys, h->indices) < 0;
     }
     return bad ? ode_h5_fail(error, size, "writing rows") : 0;
 }
@@ -409,6 +581,8 @@ static void ode_h5_discard(void *state)
     if (!h) return;
     if (h->fields && h->field_spaces) ode_h5_close_ids(h);
     if (h->file >= 0) H5Fclose(h->file);
+    for (int l = 0; h->dim_names && l < h->info->naxis; l++) free(h->dim_names[l]);
+    free(h->dim_names);
     free(h->fields);
     free(h->field_spaces);
     free(h->indices);

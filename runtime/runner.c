@@ -1495,6 +1495,8 @@ typedef struct OdeJob {
     OdeProgress progress;
     OdeRunInfo info;
     const char *fields[ODE_ALLOC(ODE_NFIELD)];
+    const char *field_kinds[ODE_ALLOC(ODE_NFIELD)], *field_meanings[ODE_ALLOC(ODE_NFIELD)],
+        *field_comments[ODE_ALLOC(ODE_NFIELD)], *field_units[ODE_ALLOC(ODE_NFIELD)];
     char device[256];
     char options[512];               /* the run-time options in force, as text */
     OdeCheckpoint ck;
@@ -1589,22 +1591,30 @@ static int ode_job_solvers(OdeJob *job)
         if (ode_solver_set_plan(s, &job->plan.fill) != MODEL_OK) return ode_runtime("%s", model_solver_error(s));
     }
     OdeRunInfo *info = &job->info;
-    for (int f = 0; f < r->nfield; f++) job->fields[f] = model_name(MODEL_KIND_FIELD, r->fields[f]);
+    for (int f = 0; f < r->nfield; f++) {
+        job->fields[f] = model_name(MODEL_KIND_FIELD, r->fields[f]);
+        model_field_about(r->fields[f], &job->field_kinds[f], &job->field_meanings[f], &job->field_comments[f],
+                          &job->field_units[f]);
+    }
     info->model = ODE_MODEL_NAME;
-    info->source = ode_model_source;
-    info->source_path = ODE_SOURCE_PATH;
+    info->source = model_source();   /* the strings the library gives Python (api.h) */
+    info->source_path = model_source_path();
     ode_options_text(r->opt, job->options, sizeof job->options);   /* the options in force */
     info->options = job->options;
     info->command_line = r->command_line ? r->command_line : ODE_MODEL_NAME;
-    info->version = ODEGEN_VERSION;
+    info->version = model_odegen_version();
     snprintf(job->device, sizeof job->device, "%s", model_solver_describe(c->solver[0]));
     info->device = job->device;
-    info->precision = ODE_FLOAT ? "float" : "double";
+    info->precision = model_precision();
     info->systems = job->total;
     info->transient = (int)r->transient;
     info->record = (int)r->record;
     info->nfield = r->nfield;
     info->fields = job->fields;
+    info->field_kinds = job->field_kinds;
+    info->field_meanings = job->field_meanings;
+    info->field_comments = job->field_comments;
+    info->field_units = job->field_units;
     info->real_size = (int)sizeof(ode_real);
     info->nstatus = ODE_NSTATUS;
     info->status_names = ode_status_names;

@@ -29,6 +29,7 @@ suite "checkpoints and the MPI runner" bash tests/mpi/run.sh
 suite "numerics (CPU path, ASan/UBSan)" $PY tests/numerics/test_numerics.py
 suite "integration methods, events, save" $PY tests/numerics/test_methods.py
 suite "Python package and examples" $PY tests/python/test_python.py
+suite "Python package: pip install in a fresh venv, the notebook" $PY tests/python/test_install.py
 suite "run-time options (--set, options=) against regenerated models" $PY tests/options/test_options.py
 suite "XPPAUT compatibility" $PY tests/xpp/test_xpp.py
 suite "XPPAUT corpus (syntax, arrays, tables, sets, defaults)" $PY tests/xpp/test_corpus.py

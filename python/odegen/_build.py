@@ -10,8 +10,8 @@ model build it once and never see half a library.
 
 The cache is $ODEGEN_CACHE, else $XDG_CACHE_HOME/odegen, else ~/.cache/odegen; removing it is
 always safe.  The translator is $ODEGEN_TRANSLATOR, else build/odegen of the checkout this
-package belongs to (made with `make build/odegen` when missing or out of date), else `odegen`
-on PATH.
+package belongs to (made with `make build/odegen` when missing or out of date), else the one
+an installed package carries (odegen/bin/odegen: pip install builds it), else `odegen` on PATH.
 """
 import ctypes
 import errno
@@ -77,8 +77,25 @@ def cache_dir():
 _translator = None
 
 
+def _up_to_date():
+    """Whether the checkout's build/odegen is up to date (make -q)."""
+    return subprocess.run(["make", "-s", "-q", "-C", ROOT, "build/odegen"], stdout=subprocess.DEVNULL,
+                          stderr=subprocess.DEVNULL).returncode == 0
+
+
+def _is_script(path):
+    """Whether path is a script (the `odegen` command pip installs runs this package)."""
+    try:
+        with open(path, "rb") as f:
+            return f.read(2) == b"#!"
+    except OSError:
+        return True
+
+
 def translator():
-    """The odegen translator to run (made first when it is the checkout's and out of date)."""
+    """The odegen translator to run: $ODEGEN_TRANSLATOR; else the checkout's build/odegen when
+    this package runs from an odegen checkout (made first when out of date); else the one an
+    installed package carries (odegen/bin/odegen, built by pip install); else `odegen` on PATH."""
     global _translator
     if _translator:
         return _translator
@@ -86,21 +103,27 @@ def translator():
         _translator = os.environ["ODEGEN_TRANSLATOR"]
         return _translator
     if os.path.exists(os.path.join(ROOT, "Makefile")) and os.path.isdir(os.path.join(ROOT, "generator")):
-        up_to_date = subprocess.run(["make", "-s", "-q", "-C", ROOT, "build/odegen"],
-                                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode == 0
-        if not up_to_date:
-            sys.stderr.write("odegen: building the translator (make -C %s build/odegen)\n" % ROOT)
-            p = subprocess.run(["make", "-s", "-C", ROOT, "build/odegen"], stdout=subprocess.PIPE,
-                               stderr=subprocess.STDOUT, text=True)
-            if p.returncode != 0:
-                raise BuildError("building the translator failed (make -C %s build/odegen):\n%s"
-                                 % (ROOT, p.stdout[-4000:]))
+        if not _up_to_date():
+            os.makedirs(os.path.join(ROOT, "build"), exist_ok=True)
+            with open(os.path.join(ROOT, "build", ".translator.lock"), "w") as lock:
+                fcntl.flock(lock, fcntl.LOCK_EX)   # one make at a time: two would race on its files
+                if not _up_to_date():
+                    sys.stderr.write("odegen: building the translator (make -C %s build/odegen)\n" % ROOT)
+                    p = subprocess.run(["make", "-s", "-C", ROOT, "build/odegen"], stdout=subprocess.PIPE,
+                                       stderr=subprocess.STDOUT, text=True)
+                    if p.returncode != 0:
+                        raise BuildError("building the translator failed (make -C %s build/odegen):\n%s"
+                                         % (ROOT, p.stdout[-4000:]))
         _translator = os.path.join(ROOT, "build", "odegen")
         return _translator
+    carried = os.path.join(os.path.dirname(os.path.abspath(__file__)), "bin", "odegen")
+    if os.access(carried, os.X_OK):
+        _translator = carried
+        return _translator
     found = shutil.which("odegen")
-    if not found:
-        raise BuildError("no odegen translator: set ODEGEN_TRANSLATOR to its path, or use this package "
-                         "from an odegen checkout")
+    if not found or _is_script(found):
+        raise BuildError("no odegen translator: set ODEGEN_TRANSLATOR to its path, install the package with pip "
+                         "from an odegen checkout (pip install ./python), or use it from the checkout")
     _translator = found
     return _translator
 

@@ -10,6 +10,7 @@ import ctypes
 import difflib
 import math
 import os
+import shlex
 import sys
 import time
 import warnings
@@ -17,7 +18,7 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from . import _build, _lib, _progress
+from . import _build, _layout, _lib, _progress
 
 INT_MAX = 2 ** 31 - 1
 STATUS_NAMES = ("ready", "finished", "event", "equilibrium", "maxsteps", "bound", "nan", "singular")
@@ -192,11 +193,14 @@ class Result(_Table):
 
     Also: inputs (the values given per system, by name), axes and gridded(field) for a scan
     given as odegen.grid(…), counts (systems per final status), steps, evals, device,
-    seconds (wall time of the scan), kernel_seconds (integration only)."""
+    seconds (wall time of the scan), kernel_seconds (integration only); save(path) writes
+    the runner's HDF5 layout (the scan's own dimensions, coordinates, what each field is,
+    provenance), to_xarray() the same as an xarray.Dataset."""
 
-    def __init__(self, model, arrays, codes, inputs, axes, stats, device, seconds):
+    def __init__(self, model, arrays, codes, inputs, axes, stats, device, seconds, about=None):
         super().__init__(arrays, codes)
         self.model = model
+        self.about = about
         self.systems, self.reps = codes.shape
         self.fields = tuple(arrays)
         self.inputs = inputs
@@ -220,6 +224,19 @@ class Result(_Table):
             raise ValueError("the scan was not given as odegen.grid(...): there is no grid shape")
         shape = tuple(len(v) for v in self.axes.values())
         return self[name].reshape(shape + (self.reps,))
+
+    def save(self, path):
+        """Writes the results to the HDF5 file `path` (h5py: Debian's python3-h5py) as the
+        runner's `-o FILE.h5` lays them out: the fields on the scan's own dimensions, each
+        scanned name a coordinate, `system`, `rep`, the status as an enum with CF's flags, what
+        each field is, and the provenance (the model's source, options in force, device, the
+        Python call).  Readable by h5py, xarray (engine="h5netcdf" or "netcdf4"), MATLAB."""
+        _layout.save(self, os.fspath(path))
+
+    def to_xarray(self):
+        """The results as an xarray.Dataset (Debian's python3-xarray), as xarray reads the file
+        that save() writes: r.to_xarray().y1.sel(k=0.25, method="nearest")."""
+        return _layout.to_xarray(self)
 
     def __repr__(self):
         counts = ", ".join("%s %d" % kv for kv in self.counts.items())
@@ -671,8 +688,67 @@ class Model:
         start = time.monotonic()
         totals, device = self._in_slices(systems, size, be, devices, progress, opts, scan_slice,
                                          lambda s: lib.solver_set_fields(s, code_array, nfield))
+        about = self._about(values, systems, codes, transient, record, totals["options"], options)
         return Result(self.name, out, status, systems.inputs(), systems.axes, totals, device,
-                      time.monotonic() - start)
+                      time.monotonic() - start, about)
+
+    _TARGETS = {_lib.KIND_PARAM: "parameter", _lib.KIND_STATE: "initial value", _lib.KIND_T0: "window start",
+                _lib.KIND_T1: "window end"}
+
+    def _about(self, values, systems, codes, transient, record, options_text, options):
+        """What Result.save and to_xarray write besides the numbers: what each field and each
+        given name is, and where the numbers come from (the runner's attributes)."""
+        lib = self._lib
+        fields = [self.names.fields[c] for c in codes]
+        field_about = {}
+        for c, name in zip(codes, fields):
+            texts = [ctypes.c_char_p() for _ in range(4)]   # kind, meaning, comment, units
+            lib.field_about(c, *[ctypes.byref(t) for t in texts])
+            field_about[name] = tuple(lib.text(t.value) for t in texts)
+        inputs = {name: self._TARGETS[kind] for name, (kind, _, _) in systems.columns.items()}
+        arrays = {name: callable(v) or np.ndim(v) == 1 for name, (_, _, v) in systems.columns.items()}
+
+        def definition(name):   # the runner's is the scan line as given: "lin(0.2, 0.3, 7)"
+            if systems.axes is not None:
+                return ("the model's scan line (%d values)" if values is None else "%d values given to Model.scan") \
+                    % len(systems.axes[name])
+            if sum(arrays.values()) == 1:
+                return "%d values given to Model.scan" % systems.n
+            return "one value per system, given to Model.scan"
+        definitions = {name: definition(name) for name in inputs if arrays[name]}
+        return {
+            "model": self.name, "source": lib.text(lib.source()), "source_file": lib.text(lib.source_path()),
+            "odegen_version": lib.text(lib.odegen_version()), "precision": lib.text(lib.precision()),
+            "options": options_text, "transient": transient, "fields": fields, "field_about": field_about,
+            "inputs": inputs, "arrays": arrays, "definitions": definitions, "status_names": STATUS_NAMES,
+            "command_line": " ".join(shlex.quote(a) for a in [sys.executable or "python3"] + sys.argv),
+            "call": self._call_text(values, systems, transient, record, fields, options)}
+
+    def _call_text(self, values, systems, transient, record, fields, options):
+        """The scan's call, as text: odegen.load('models/duffing.ode').scan({'k': <37 values
+        from 0.2 to 0.3>, 'B': 0.35}, transient=5, record=3, fields=['y1'])."""
+        def short(v):
+            a = np.asarray(v, dtype=np.float64)
+            if a.ndim == 0:
+                return repr(float(a))
+            if len(a) <= 4:
+                return "[%s]" % ", ".join(repr(float(x)) for x in a)
+            return "<%d values from %r to %r>" % (len(a), float(a[0]), float(a[-1]))
+        if values is None:
+            given = ""
+        elif systems.axes is not None:
+            given = "odegen.grid(%s)" % ", ".join("%s=%s" % (k, short(v)) for k, v in systems.axes.items())
+        else:
+            given = "{%s}" % ", ".join("%r: %s" % (k, short(v)) for k, (_, _, v) in systems.columns.items())
+        load_args = [repr(self.path)] + ["%s=%r" % kv for kv in (("precision", self.precision),
+                                                                 ("method", self.method)) if kv[1] is not None]
+        if self.options:
+            load_args.append("options=%r" % (self.options,))
+        args = ([given] if given else []) + ["transient=%d" % transient, "record=%d" % record,
+                                             "fields=%r" % (fields,)]
+        if options:
+            args.append("options=%r" % (dict(options),))
+        return "odegen.load(%s).scan(%s)" % (", ".join(load_args), ", ".join(args))
 
     def _in_slices(self, systems, size, backend, devices, progress, options, work, setup=None):
         """Loads the systems into solvers `size` at a time (the last slice may be smaller: a
@@ -681,7 +757,7 @@ class Model:
         description."""
         lib, n = self._lib, systems.n
         pool, keep = self._pool(systems, n, dict(options))
-        totals = {"count": [0] * _lib.NSTATUS, "steps": 0, "evals": 0, "kernel_seconds": 0.0}
+        totals = {"count": [0] * _lib.NSTATUS, "steps": 0, "evals": 0, "kernel_seconds": 0.0, "options": ""}
         device, s = "", None
         with _progress.Watch(self.name, n, progress) as watch:
             try:
@@ -694,6 +770,9 @@ class Model:
                         if setup:
                             setup(s)
                         device = lib.text(lib.solver_describe(s))
+                        text = ctypes.create_string_buffer(1024)
+                        if lib.solver_options_text(s, text, len(text)) == _lib.OK:
+                            totals["options"] = lib.text(text.value)
                     rc = lib.solver_load(s, ctypes.byref(pool), base, 0, count)
                     if rc == _lib.OK:
                         rc = work(s, base, count)

@@ -87,6 +87,15 @@ def run_runner(model, *args):
     return Csv(p.stdout, p.stderr)
 
 
+def optional(module, package):
+    """The module, or None after saying that the test needing it is skipped without Debian's package."""
+    try:
+        return __import__(module)
+    except ImportError:
+        print("    (%s missing: skipped; Debian: %s)" % (module, package))
+        return None
+
+
 def listed(values):
     return "list(%s)" % ",".join(repr(float(v)) for v in values)
 
@@ -179,6 +188,16 @@ def test_file_scan_and_grids():
     same_as_runner(r, csv, r.fields, "the file's scan")
     check(r.gridded("y2").shape == (5, 3, 2, 3), "gridded shape")
     check(np.array_equal(r.gridded("B")[2, :, 1, 0], r.axes["B"]), "grid order: B along axis 1")
+    h5py = optional("h5py", "python3-h5py")
+    if h5py:
+        r.save(os.path.join(d, "grid3.h5"))
+        h5, csv_path = runner_h5(m, "grid3")
+        if open(h5, "rb").read(8).startswith(b"\x89HDF"):
+            same_h5(h5, os.path.join(d, "grid3.h5"), "the file's scan (lin, log, an initial value)")
+        check_h5(os.path.join(d, "grid3.h5"), csv_path)
+        with h5py.File(os.path.join(d, "grid3.h5"), "r") as f:
+            check(f["y2"].shape == (5, 3, 2, 3) and f["y1_0"].attrs["definition"] == "the model's scan line (2 values)",
+                  "the file's scan saved: %s %r" % (f["y2"].shape, dict(f["y1_0"].attrs)))
 
     k, y1 = np.array([0.21, 0.27]), np.array([-0.3, 0.1, 0.4])
     r2 = m.scan(odegen.grid(y1=y1, k=k), transient=1, record=2, backend=BACKEND)
@@ -547,6 +566,176 @@ def test_cache_concurrent():
     check(lines[0][1:] == lines[1][1:], "the same library and result: %r" % lines)
     check(sum(e.count("odegen: building twice") for _, e in outs) == 1, "one build message: %r" % outs)
     check(len([n for n in os.listdir(os.path.join(d, "cache")) if n.startswith("twice-")]) == 1, "one entry")
+
+
+# ------------------------------------------------------------------ HDF5 and xarray
+
+PROVENANCE = {"command_line", "device", "scan", "call", "definition"}   # how the run was asked for
+
+
+def h5_contents(path):
+    """{name: (kind, shape, dtype, enum, dimension scales, attributes, values)} of an HDF5
+    file, read with h5py alone; the attributes that say how the run was asked for apart."""
+    import h5py
+    out, asked = {}, {}
+    with h5py.File(path, "r") as f:
+        def visit(name, obj):
+            attrs = {k: (v.tolist() if isinstance(v, np.ndarray) else v) for k, v in obj.attrs.items()
+                     if k not in ("DIMENSION_LIST", "REFERENCE_LIST")}
+            asked.update({(name, k): attrs.pop(k) for k in list(attrs) if k in PROVENANCE})
+            if isinstance(obj, h5py.Datatype):
+                out[name] = ("type", h5py.check_enum_dtype(obj.dtype))
+            elif isinstance(obj, h5py.Dataset):
+                scales = [[dim[j].name for j in range(len(dim))] for dim in obj.dims]
+                out[name] = ("dataset", obj.shape, obj.dtype.str, h5py.check_enum_dtype(obj.dtype), scales, attrs,
+                             obj[...])
+        f.visititems(visit)
+        out["/"] = {k: v for k, v in f.attrs.items() if k not in PROVENANCE}
+        asked.update({("/", k): v for k, v in f.attrs.items() if k in PROVENANCE})
+    return out, asked
+
+
+def same_h5(a, b, what):
+    """Two HDF5 files hold the same layout and numbers, bit for bit (provenance of the call apart)."""
+    (ca, _), (cb, _) = h5_contents(a), h5_contents(b)
+    check(sorted(ca) == sorted(cb), "%s: objects %s against %s" % (what, sorted(ca), sorted(cb)))
+    for name in ca:
+        x, y = ca[name], cb[name]
+        if name == "/" or x[0] == "type":
+            check(x == y if name != "/" else sorted(x) == sorted(y) and all(
+                np.array_equal(x[k], y[k]) for k in x), "%s: %s: %r against %r" % (what, name, x, y))
+            continue
+        check(x[:5] == y[:5], "%s: %s: %r against %r" % (what, name, x[:5], y[:5]))
+        check(sorted(x[5]) == sorted(y[5]) and all(np.array_equal(x[5][k], y[5][k]) for k in x[5]),
+              "%s: %s's attributes %r against %r" % (what, name, x[5], y[5]))
+        check(np.array_equal(x[6], y[6], equal_nan=x[6].dtype.kind == "f"), "%s: %s's values differ" % (what, name))
+
+
+def runner_h5(m, name, *args):
+    """The runner of model m with args, as HDF5 (build/tests/python/h5/NAME.h5) and CSV."""
+    d = os.path.join(WORK, "h5")
+    os.makedirs(d, exist_ok=True)
+    h5, csv = os.path.join(d, name + ".h5"), os.path.join(d, name + ".csv")
+    for out in (h5, csv):
+        p = subprocess.run([runner_of(m), "--backend", BACKEND, "--quiet"] + list(args) + ["-o", out],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        check(p.returncode == 0, "runner %s -o %s: %s" % (" ".join(args), out, p.stderr))
+    return h5, csv
+
+
+def check_h5(path, csv):
+    p = subprocess.run([PY, os.path.join(ROOT, "tests", "runtime", "check_h5.py"), path, csv], stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, text=True)
+    check(p.returncode == 0, "check_h5.py %s: %s%s" % (path, p.stdout, p.stderr))
+    return p.stdout.strip()
+
+
+def test_save_as_runner():
+    """Result.save writes the runner's HDF5 file: for a product scan of two parameters that are
+    also recorded (their coordinates), a Lyapunov exponent and a period (units "1"); and in
+    float precision for a scan of a parameter and of a state's initial value (the dimension
+    y1_0), with accessories: every dataset, dimension scale, type and attribute the same, the
+    numbers bit for bit (check_h5.py also reads each against the runner's CSV); the
+    provenance says where the numbers come from (the model's source, the options in force,
+    the Python call)."""
+    h5py = optional("h5py", "python3-h5py")
+    if not h5py:
+        return
+    d = work("save")
+    m = load(os.path.join(MODELS, "duffing_map.ode"))
+    k, B = np.linspace(0.2, 0.3, 5), np.array([0.3, 0.4, 0.45])
+    r = m.scan(odegen.grid(k=k, B=B), transient=6, record=4, backend=BACKEND, options={"dt": 0.02})
+    r.save(os.path.join(d, "map.h5"))
+    h5, csv = runner_h5(m, "map", "--scan", "k=" + listed(k), "--scan", "B=" + listed(B), "--transient", "6",
+                        "--recorded", "4", "--set", "dt=0.02")
+    if not open(h5, "rb").read(8).startswith(b"\x89HDF"):
+        print("    (the runner was built without HDF5: only the Python file is read)")
+    else:
+        same_h5(h5, os.path.join(d, "map.h5"), "duffing_map")
+    print("    " + check_h5(os.path.join(d, "map.h5"), csv))
+    with h5py.File(os.path.join(d, "map.h5"), "r") as f:
+        check(sorted(f) == ["B", "enum_status", "k", "lyap1", "period", "rep", "status", "system"], "datasets %s" % list(f))
+        check(f["period"].attrs["units"] == "1" and f["lyap1"].attrs["odegen_kind"] == "lyapunov" and
+              "per unit time" in f["lyap1"].attrs["long_name"], "what the fields are: %r" % dict(f["lyap1"].attrs))
+        check(f.attrs["source"] == open(os.path.join(MODELS, "duffing_map.ode")).read() and
+              f.attrs["options"].startswith("meth=rkck45, dt=0.02, ") and f.attrs["precision"] == "double" and
+              f.attrs["odegen_version"] and "odegen.grid(k=<5 values from 0.2 to 0.3>, B=[0.3, 0.4, 0.45])" in
+              f.attrs["call"] and "options={'dt': 0.02}" in f.attrs["call"], "provenance %r" % dict(f.attrs))
+        check(np.array_equal(f["lyap1"][...], r.gridded("lyap1")), "fields on (k, B, rep)")
+
+    text = open(os.path.join(MODELS, "duffing_maxima.ode")).read()
+    path = write(d, "maxima.ode", text.replace("peak = -1e300", "peak = -1e30"))   # a float's range
+    mf = load(path, precision="float")
+    k, y1 = np.array([0.21, 0.26]), np.array([-0.5, 0.0, 0.5])
+    fields = ["ymax", "peak", "y1", "k", "t", "t0"]
+    rf = mf.scan(odegen.grid(k=k, y1=y1), transient=2, record=3, fields=fields, backend=BACKEND)
+    rf.save(os.path.join(d, "maxima.h5"))
+    h5, csv = runner_h5(mf, "maxima", "--scan", "k=" + listed(k), "--scan", "y1=" + listed(y1), "--transient", "2",
+                        "--recorded", "3", "--fields", ",".join(fields))
+    if open(h5, "rb").read(8).startswith(b"\x89HDF"):
+        same_h5(h5, os.path.join(d, "maxima.h5"), "float duffing_maxima")
+    print("    " + check_h5(os.path.join(d, "maxima.h5"), csv))
+    with h5py.File(os.path.join(d, "maxima.h5"), "r") as f:
+        check(f["y1"].shape == (2, 3, 3) and f["y1"].dtype == np.float32 and "k" not in f["y1"].attrs["coordinates"]
+              and list(f["y1_0"][...]) == list(y1) and f["y1_0"].attrs["target"] == "initial value",
+              "float, initial values: %s %s" % (f["y1"].shape, f["y1"].dtype))
+
+
+def test_xarray():
+    """Result.to_xarray() is what xarray reads from the saved file and from the runner's
+    (h5netcdf and netCDF4 engines, where installed): the same dimensions, coordinates,
+    variables and attributes; .sel by a scanned value; several arrays of one value per
+    system share the dimension `system` with the arrays as coordinates along it."""
+    xr = optional("xarray", "python3-xarray python3-h5netcdf")
+    if not xr:
+        return
+    d = work("xarray")
+    m = load(os.path.join(MODELS, "duffing_map.ode"))
+    k, B = np.linspace(0.2, 0.3, 4), np.array([0.3, 0.4])
+    r = m.scan(odegen.grid(k=k, B=B), transient=3, record=2, backend=BACKEND)
+    ds = r.to_xarray()
+    check(ds["lyap1"].dims == ("k", "B", "rep") and list(ds.coords) == ["k", "B", "system", "rep"],
+          "dimensions %s, coordinates %s" % (ds["lyap1"].dims, list(ds.coords)))
+    check(np.array_equal(ds["lyap1"].sel(k=k[2], B=0.4).values, r.gridded("lyap1")[2, 1]), ".sel(k=…, B=…)")
+    r.save(os.path.join(d, "r.h5"))
+    h5, _ = runner_h5(m, "xr", "--scan", "k=" + listed(k), "--scan", "B=" + listed(B), "--transient", "3",
+                      "--recorded", "2")
+    files = [os.path.join(d, "r.h5")] + ([h5] if open(h5, "rb").read(8).startswith(b"\x89HDF") else [])
+    engines = []
+    for engine in ("h5netcdf", "netcdf4"):
+        for path in files:
+            try:
+                got = xr.open_dataset(path, engine=engine).load()
+            except (ImportError, ValueError) as e:
+                if "engine" in str(e) or isinstance(e, ImportError):
+                    break
+                raise
+            want = ds
+            if path != files[0]:   # the runner's: how the run was asked for differs
+                got.attrs = {a: v for a, v in got.attrs.items() if a not in PROVENANCE}
+                want = ds.copy()
+                want.attrs = {a: v for a, v in ds.attrs.items() if a not in PROVENANCE}
+                for c in ("k", "B"):
+                    got[c].attrs.pop("definition")
+                    want[c].attrs = {a: v for a, v in ds[c].attrs.items() if a != "definition"}
+            xr.testing.assert_identical(got, want)
+        else:
+            engines.append(engine)
+    check(engines, "no xarray engine could read the files (Debian: python3-h5netcdf)")
+    print("    to_xarray() == xarray's reading of the saved file%s (%s)" % (
+        " and of the runner's" if len(files) > 1 else "", ", ".join(engines)))
+
+    one = m.scan({"k": k, "B": 0.35}, transient=1, record=2, backend=BACKEND).to_xarray()
+    check(one["lyap1"].dims == ("k", "rep") and np.array_equal(one["k"].values, k) and "B" not in one.coords,
+          "one array and a number: %s" % one)
+
+    z = m.scan({"k": [0.2, 0.25, 0.3], "B": [0.3, 0.35, 0.4], "y1": 0.1}, transient=1, record=2, backend=BACKEND)
+    dz = z.to_xarray()
+    check(dz["lyap1"].dims == ("system", "rep") and dz["k"].dims == ("system",) and
+          list(dz["B"].values) == [0.3, 0.35, 0.4] and "y1" not in dz.coords and "'y1': 0.1" in dz.attrs["call"],
+          "values per system: %s" % dz)
+    z.save(os.path.join(d, "z.h5"))
+    xr.testing.assert_identical(xr.open_dataset(os.path.join(d, "z.h5"), engine=engines[0]).load(), dz)
 
 
 # ------------------------------------------------------------------ command line and examples
