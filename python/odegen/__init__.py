@@ -27,7 +27,7 @@ from ._build import BuildError, ModelError, ModelNote, ModelWarning, cache_dir, 
 from ._model import (CODE_OPTIONS, RUNTIME_OPTIONS, STATUS_NAMES, Grid, Model, Names, OdegenError, Result, RunResult,
                      available_memory, grid, load)
 
-__version__ = "0.2.0"   # odegen's (generator/version.h; a test keeps them equal)
+__version__ = "0.2.0"   # odegen's (generator/base/version.h; a test keeps them equal)
 __all__ = ["load", "grid", "Model", "Result", "RunResult", "Grid", "Names", "ModelError", "BuildError",
            "ModelWarning", "ModelNote",
            "OdegenError", "MissingPackage", "require", "STATUS_NAMES", "RUNTIME_OPTIONS", "CODE_OPTIONS", "cache_dir",

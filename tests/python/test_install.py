@@ -6,7 +6,7 @@ example notebook.
     package then works from anywhere, with the translator it carries (odegen/bin/odegen) and
     the `odegen` command; its numbers are those of the checkout's package, bit for bit;
   * `pip install -e ./python`: the package runs from the checkout;
-  * the wheel's and the package's version are odegen's (generator/version.h);
+  * the wheel's and the package's version are odegen's (generator/base/version.h);
   * examples/first_steps.ipynb runs with Debian's `jupyter nbconvert --execute` on a kernel of
     that environment (python -m ipykernel install), and shows its plots.
 
@@ -105,7 +105,10 @@ def test_editable_and_version():
     where, version = p.stdout.split()[-2:]
     check(os.path.realpath(where) == os.path.join(ROOT, "python", "odegen", "__init__.py"),
           "editable install imports %s" % where)
-    with open(os.path.join(ROOT, "generator", "version.h")) as f:
+    header = [os.path.join(d, "version.h") for d, _, files in os.walk(os.path.join(ROOT, "generator"))
+              if "version.h" in files]
+    check(len(header) == 1, "generator's version.h: %s" % header)
+    with open(header[0]) as f:
         odegen_version = re.search(r'#define ODEGEN_VERSION "([^"]+)"', f.read()).group(1)
     check(version == odegen_version, "the package's version %s, odegen's %s" % (version, odegen_version))
     check(any(n.startswith("odegen-%s.dist-info" % version) for n in
