@@ -70,12 +70,16 @@ else
     # with everything they depend on.
     listed=$(bash tools/deps.sh --list all)
     # shellcheck disable=SC2086
+    closure=$(apt-cache depends --recurse --no-recommends --no-suggests --no-conflicts --no-breaks --no-replaces \
+        --no-enhances build-essential $listed 2>/dev/null | grep -v '^ ')
     have=$( {
         dpkg-query -W -f='${Package} ${Priority} ${Essential}\n' 2>/dev/null | awk '$2 == "required" || $3 == "yes" { print $1 }'
-        apt-cache depends --recurse --no-recommends --no-suggests --no-conflicts --no-breaks --no-replaces --no-enhances \
-            build-essential $listed 2>/dev/null | grep -v '^ '
+        echo "$closure"
+        echo "$listed" | tr ' ' '\n'
     } | sort -u)
     missing="" checked=0 names=""
+    echo "$closure" | grep -qx gcc || progs=""   # apt knows no packages (no lists): nothing to compare with
+    [ -n "$progs" ] || echo "   (apt-cache knows no packages here (apt-get update): skipped)"
     for p in $(echo "$progs" | sort -u); do
         path=$(type -P "$p" 2>/dev/null) || continue   # not a program here (a variable, a word)
         [ -n "$path" ] || continue
@@ -87,7 +91,9 @@ else
         checked=$((checked + 1)) names="$names $p"
         echo "$have" | grep -qxF "$pkg" || missing="$missing $p ($pkg)"
     done
-    if [ -z "$missing" ]; then
+    if [ -z "$progs" ]; then
+        :
+    elif [ -z "$missing" ]; then
         ok
         echo "   $checked programs, each from a package of the base system or of tools/packages:$names"
     else
