@@ -78,13 +78,14 @@ git clone -q "$repo" "$run/root/odegen" || exit 1
 echo "== $(date -u '+%F %T UTC'): $(git -C "$run/root/odegen" log -1 --format='%h %s' | cut -c1-100)" | tee -a "$dir/times"
 echo "== Debian $(cat "$run/etc/debian_version"), /sys $([ $nosys = 1 ] && echo 'not mounted' || echo mounted)" | tee -a "$dir/times"
 
-# step NAME: `make NAME` in the clone, as root, with the environment of a login shell; its time.
+# step NAME: `make NAME` in the clone, as root, with the environment of a login shell and SIGINT
+# at its default (as at a terminal, even when this script runs in the background); its time.
 status=0
 tag=""
 [ $nosys = 1 ] && tag=-nosys
 step() {
     local t0=$SECONDS rc
-    chroot "$run" /usr/bin/env -i HOME=/root TERM=dumb PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
+    env --default-signal=INT chroot "$run" /usr/bin/env -i HOME=/root TERM=dumb PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
         LANG=C.UTF-8 /bin/bash -c "cd /root/odegen && make $1" >"$dir/$1$tag.log" 2>&1
     rc=$?
     local took=$((SECONDS - t0))

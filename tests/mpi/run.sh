@@ -136,7 +136,9 @@ fi
 set -m   # background jobs take SIGINT (a shell without job control makes them ignore it)
 for sig in TERM INT; do
     rm -f ck ck.rows out.csv
-    "$U" "${S[@]}" --checkpoint ck -o out.csv 2>err & pid=$!
+    # (env: SIGINT back to its default where this script inherited it ignored — started in the
+    # background by a shell without job control, as CI does — which no `set -m` undoes.)
+    env --default-signal=INT "$U" "${S[@]}" --checkpoint ck -o out.csv 2>err & pid=$!
     sleep 0.9
     kill -$sig $pid
     wait $pid
