@@ -267,9 +267,12 @@ for n in 1 2 3; do
 done
 echo "   $(cat "$T/err")"
 # In a container without /sys, OpenMPI's hwloc warns on every start: the same checks must pass.
-if unshare -m true 2>/dev/null; then
+# (--propagation unchanged: in a chroot / is no mount point and unshare's default, making it
+# private, fails; /sys alone is made private, so that unmounting it stays in the namespace.)
+if unshare -m --propagation unchanged true 2>/dev/null; then
     rm -f "$T/m.csv"
-    ASAN_OPTIONS=$MPI_ASAN timeout 300 unshare -m bash -c 'umount -l /sys 2>/dev/null; exec "$@"' - \
+    ASAN_OPTIONS=$MPI_ASAN timeout 300 unshare -m --propagation unchanged bash -c \
+        'if mountpoint -q /sys; then mount --make-rprivate /sys && umount -l /sys || exit 99; fi; exec "$@"' - \
         mpirun -n 2 "$M" "${SCAN[@]}" "${Q[@]}" -o "$T/m.csv" 2>"$T/err"
     rc=$?
     raw=$(wc -l <"$T/err")
