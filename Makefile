@@ -40,22 +40,24 @@ check-tools:
 deps:
 	@bash tools/deps.sh all
 
-$(B)/.dir:
+# The build folders, one per stage (a stamp of its own name: a build/ from before the stages
+# lacks it, so its folders are made).
+$(B)/.stages:
 	@mkdir -p $(addprefix $(B)/,$(GEN_STAGES)) $(addprefix $(B)/asan/,$(GEN_STAGES)) && touch $@
 
 # Grouped targets (&:): one run of flex or bison makes both files, also under make -j.
 # (The tool check runs only when flex or bison is actually needed: a build
 # directory carried to a machine without them stays usable.)
-$(B)/front/lexer.c $(B)/front/lexer.h &: generator/front/lexer.l | $(B)/.dir
+$(B)/front/lexer.c $(B)/front/lexer.h &: generator/front/lexer.l | $(B)/.stages
 	@$(MAKE) -s check-tools
 	$(FLEX) --header-file=$(B)/front/lexer.h -o $(B)/front/lexer.c $<
 
-$(B)/front/parser.c $(B)/front/parser.h &: generator/front/parser.y | $(B)/.dir
+$(B)/front/parser.c $(B)/front/parser.h &: generator/front/parser.y | $(B)/.stages
 	@$(MAKE) -s check-tools
 	$(BISON) -Wall -Werror -d -o $(B)/front/parser.c $<
 
 # Templates and runtime are embedded into the translator as C strings.
-$(B)/embed: tools/embed.c | $(B)/.dir
+$(B)/embed: tools/embed.c | $(B)/.stages
 	$(CC) $(CFLAGS) $(WARN) -o $@ $<
 $(B)/emit/embedded.c: $(B)/embed $(EMBED_INPUTS)
 	$(B)/embed $(EMBED_INPUTS) > $@.tmp && mv $@.tmp $@
@@ -68,7 +70,7 @@ GEN_INC := -Igenerator
 DEPFLAGS := -MMD -MP
 -include $(wildcard $(B)/*.d $(B)/*/*.d $(B)/*/*/*.d)
 GEN_HEADERS := $(B)/front/parser.h $(B)/front/lexer.h
-$(B)/%.o: generator/%.c $(GEN_HEADERS) | $(B)/.dir
+$(B)/%.o: generator/%.c $(GEN_HEADERS) | $(B)/.stages
 	$(CC) $(CFLAGS) $(WARN) $(GEN_INC) $(DEPFLAGS) -c -o $@ $<
 $(B)/front/lexer.o: $(B)/front/lexer.c $(B)/front/parser.h
 	$(CC) $(CFLAGS) $(GEN_INC) $(DEPFLAGS) -c -o $@ $<
@@ -83,9 +85,9 @@ $(B)/odegen: $(GEN_OBJS)
 
 # The same translator with AddressSanitizer and UBSan, for the tests.
 ASAN_OBJS := $(patsubst $(B)/%.o,$(B)/asan/%.o,$(GEN_OBJS))
-$(B)/asan/%.o: generator/%.c $(GEN_HEADERS) | $(B)/.dir
+$(B)/asan/%.o: generator/%.c $(GEN_HEADERS) | $(B)/.stages
 	$(CC) -O1 -g $(SANFLAGS) $(WARN) $(GEN_INC) $(DEPFLAGS) -c -o $@ $<
-$(B)/asan/%.o: $(B)/%.c $(GEN_HEADERS) | $(B)/.dir
+$(B)/asan/%.o: $(B)/%.c $(GEN_HEADERS) | $(B)/.stages
 	$(CC) -O1 -g $(SANFLAGS) $(GEN_INC) $(DEPFLAGS) -c -o $@ $<
 $(B)/asan/odegen: $(ASAN_OBJS)
 	$(CC) $(SANFLAGS) -o $@ $^ -lm
