@@ -14,6 +14,7 @@ struct FuncMemo {
     XNode **args;
     XNode *value;
     int version;        /* of the values a body that reads states, temporaries or aux was built with */
+    unsigned hash;
     FuncMemo *next;
 };
 
@@ -130,6 +131,29 @@ static void push_arg(XBuilder *b, const Symbol *s, XNode *v)
     b->arg_val[b->nargs++] = v;
 }
 
+/* One more inlined call in the memo; the table doubles when it holds as many
+ * calls as buckets, so that looking a call up stays O(1) however many there
+ * are (nested functions make 2^depth of them: issue 19, D7). */
+static void remember_call(XBuilder *b, const Symbol *f, XNode **args, unsigned hash, XNode *value)
+{
+    if (++b->ncalls > b->ncallbuckets) {
+        unsigned size = 2 * b->ncallbuckets;
+        FuncMemo **calls = arena_alloc(sizeof(FuncMemo *) * size);
+        for (unsigned i = 0; i < b->ncallbuckets; i++)
+            for (FuncMemo *c = b->calls[i], *next; c; c = next) {
+                next = c->next;
+                c->next = calls[c->hash & (size - 1)];
+                calls[c->hash & (size - 1)] = c;
+            }
+        b->calls = calls;
+        b->ncallbuckets = size;
+    }
+    FuncMemo *c = arena_alloc(sizeof *c);
+    c->f = f, c->args = args, c->value = value, c->hash = hash, c->version = b->version;
+    c->next = b->calls[hash & (b->ncallbuckets - 1)];
+    b->calls[hash & (b->ncallbuckets - 1)] = c;
+}
+
 /* A user function inlined: its body with the arguments bound (chain rule for free). */
 static XNode *user_call(XBuilder *b, const Node *n)
 {
@@ -138,9 +162,9 @@ static XNode *user_call(XBuilder *b, const Node *n)
     int k = 0;
     for (const Node *a = n->args; a && k < f->nargs; a = a->next) args[k++] = xb_expr(b, a);
     if (k != f->nargs || !f->expr) return fail(b, n->loc, arena_printf("the call of '%s' cannot be inlined", f->name));
-    unsigned h = call_hash(f, args, k) & (b->ncallbuckets - 1);
-    for (FuncMemo *c = b->calls[h]; c; c = c->next)
-        if (c->f == f && !memcmp(c->args, args, sizeof(XNode *) * (size_t)k) &&
+    const unsigned hash = call_hash(f, args, k);
+    for (FuncMemo *c = b->calls[hash & (b->ncallbuckets - 1)]; c; c = c->next)
+        if (c->hash == hash && c->f == f && !memcmp(c->args, args, sizeof(XNode *) * (size_t)k) &&
             (!f->nimplicit || c->version == b->version))
             return c->value;
     int base = b->nargs;
@@ -149,9 +173,7 @@ static XNode *user_call(XBuilder *b, const Node *n)
     XNode *v = xb_expr(b, f->expr);
     b->g->at = at;
     b->nargs = base;
-    FuncMemo *c = arena_alloc(sizeof *c);
-    c->f = f, c->args = args, c->value = v, c->version = b->version, c->next = b->calls[h];
-    b->calls[h] = c;
+    remember_call(b, f, args, hash, v);
     return v;
 }
 

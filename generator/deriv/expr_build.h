@@ -39,8 +39,8 @@ typedef struct XBuilder {
     const Symbol **arg_sym;
     XNode **arg_val;
     int nargs, capargs;
-    FuncMemo **calls;                /* inlined calls by hash */
-    unsigned ncallbuckets;
+    FuncMemo **calls;                /* inlined calls by hash … */
+    unsigned ncallbuckets, ncalls;   /* … grown to keep chains short */
 
     int depth;
     /* the first construct that cannot be built */

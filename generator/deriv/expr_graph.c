@@ -47,6 +47,8 @@ XGraph *xg_new(bool single, int max_nodes)
     g->max_nodes = max_nodes;
     g->tablesize = 1024;
     g->table = arena_alloc(sizeof(XNode *) * g->tablesize);
+    g->var_tablesize = 64;
+    g->var_table = arena_alloc(sizeof(XVar *) * g->var_tablesize);
     g->nan = intern(g, X_CONST, NULL, NULL, NULL, 0, NAN, NULL);   /* what an overflowed graph returns */
     return g;
 }
@@ -135,14 +137,24 @@ XNode *xg_const(XGraph *g, double v)
     return intern(g, X_CONST, NULL, NULL, NULL, 0, v, NULL);
 }
 
-static XVar *find_var(XGraph *g, XVarKind kind, int index, bool cos)
+static unsigned var_hash(XVarKind kind, int index, bool cos)
 {
-    for (int i = 0; i < g->nvars; i++)
-        if (g->vars[i]->kind == kind && g->vars[i]->index == index && g->vars[i]->cos == cos) return g->vars[i];
-    return NULL;
+    uint64_t h = ((uint64_t)kind * 0x9E3779B97F4A7C15ULL) ^ ((uint64_t)(unsigned)index * 0xC2B2AE3D27D4EB4FULL) ^ cos;
+    return (unsigned)(h ^ (h >> 31));
 }
 
-static XVar *new_var(XGraph *g, XVarKind kind, int index, bool cos)
+/* The variable of (kind, index, cos), or where to put it: a slot of the hash
+ * table (a model has a variable per state, parameter, …: found in O(1)). */
+static XVar **var_slot(XGraph *g, XVarKind kind, int index, bool cos)
+{
+    unsigned mask = g->var_tablesize - 1;
+    for (unsigned i = var_hash(kind, index, cos) & mask;; i = (i + 1) & mask) {
+        XVar *v = g->var_table[i];
+        if (!v || (v->kind == kind && v->index == index && v->cos == cos)) return &g->var_table[i];
+    }
+}
+
+static XVar *new_var(XGraph *g, XVar **slot, XVarKind kind, int index, bool cos)
 {
     XVar *v = arena_alloc(sizeof *v);
     v->kind = kind;
@@ -151,14 +163,25 @@ static XVar *new_var(XGraph *g, XVarKind kind, int index, bool cos)
     v->id = g->nvars;
     g->vars = arena_grow(g->vars, g->nvars, &g->capvars, sizeof(XVar *));
     g->vars[g->nvars++] = v;
+    *slot = v;
+    if (2u * (unsigned)g->nvars > g->var_tablesize) {   /* at most half full */
+        unsigned size = 2 * g->var_tablesize;
+        g->var_table = arena_alloc(sizeof(XVar *) * size);
+        g->var_tablesize = size;
+        for (int i = 0; i < g->nvars; i++) {
+            XVar *w = g->vars[i];
+            *var_slot(g, w->kind, w->index, w->cos) = w;
+        }
+    }
     return v;
 }
 
 XNode *xg_var(XGraph *g, XVarKind kind, int index, const Symbol *sym)
 {
-    XVar *v = find_var(g, kind, index, false);
+    XVar **slot = var_slot(g, kind, index, false);
+    XVar *v = *slot;
     if (!v) {
-        v = new_var(g, kind, index, false);
+        v = new_var(g, slot, kind, index, false);
         v->sym = sym;
     }
     return intern(g, X_VAR, NULL, NULL, NULL, 0, 0, v);
@@ -166,9 +189,10 @@ XNode *xg_var(XGraph *g, XVarKind kind, int index, const Symbol *sym)
 
 XNode *xg_trig(XGraph *g, int slot, bool cos, XNode *arg)
 {
-    XVar *v = find_var(g, XV_TRIG, slot, cos);
+    XVar **at = var_slot(g, XV_TRIG, slot, cos);
+    XVar *v = *at;
     if (!v) {
-        v = new_var(g, XV_TRIG, slot, cos);
+        v = new_var(g, at, XV_TRIG, slot, cos);
         v->arg = arg;
     }
     return intern(g, X_VAR, NULL, NULL, NULL, 0, 0, v);

@@ -88,6 +88,8 @@ typedef struct XGraph {
     unsigned tablesize;
     XVar **vars;
     int nvars, capvars;
+    XVar **var_table;   /* vars by (kind, index, cos): open addressing */
+    unsigned var_tablesize;
     Loc at;             /* stamped on new nodes: set by the builders */
     int max_nodes;      /* a graph larger than this stops growing … */
     bool overflow;      /* … and says so here (its results are not to be used) */

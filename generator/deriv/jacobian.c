@@ -2,6 +2,7 @@
  * the differentiation rules. */
 #include "deriv/jacobian.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "base/arena.h"
@@ -33,33 +34,144 @@ static void group_failed(Jacobian *J, JacGroup grp, Loc loc, const char *msg)
     J->fail[grp].msg = msg;
 }
 
-/* The builder's or the differentiator's failure, or the graph's overflow, for this group. */
-static void collect_failures(Jacobian *J, JacGroup grp, const XBuilder *b, const XDeriv *d)
+/* The builder's or the differentiator's failure, or the graph's overflow, for
+ * this group (any: whether the group has anything to differentiate; a model
+ * without events has no event function to fail on). */
+static void collect_failures(Jacobian *J, JacGroup grp, const XBuilder *b, const XDeriv *d, bool any)
 {
     Loc nowhere = {0, 0, 0, 0};
+    if (!any) return;
+    if (J->g->overflow)   /* (first: what the builder and the differentiator then say follows from it) */
+        group_failed(J, grp, nowhere,
+                     arena_printf("the model is too large for symbolic differentiation (written out, with user "
+                                  "functions and temporaries inlined, its derivatives exceed %d expression nodes)",
+                                  MAX_NODES));
     if (b->failed) group_failed(J, grp, b->fail_loc, b->fail_msg);
     if (d->failed) group_failed(J, grp, d->fail_loc, d->fail_msg);
-    if (J->g->overflow) group_failed(J, grp, nowhere, "the model is too large for symbolic differentiation");
 }
 
 static XNode **nodes(int n) { return arena_alloc(sizeof(XNode *) * (size_t)(n > 0 ? n : 1)); }
 
-/* d[i * ncol + j] → the non-zero entries, row by row. */
-static JacEntry *entries(XNode **d, int nrow, int ncol, int *count)
+/* Differentiate with respect to var from now on.  (A graph that has
+ * overflowed returns NaN for every node, variables too: nothing more is
+ * differentiated, and collect_failures says why.) */
+static void wrt(XDeriv *d, XNode *var)
 {
-    JacEntry *list = NULL;
-    int cap = 0;
-    *count = 0;
-    for (int i = 0; i < nrow; i++)
-        for (int j = 0; j < ncol; j++) {
-            if (xg_is_const(d[i * ncol + j], 0)) continue;
-            list = arena_grow(list, *count, &cap, sizeof *list);
-            list[(*count)++] = (JacEntry){i, j, d[i * ncol + j]};
+    if (var->op != X_VAR) {
+        d->failed = true;
+        d->fail_msg = "the model is too large for symbolic differentiation";
+        xd_wrt(d, NULL, "?");   /* (forgets what was memoised: xd now returns NaN) */
+        return;
+    }
+    xd_wrt(d, var->var, jac_var_name(var->var));
+}
+
+/* ------------------------------------------------------------------ sparsity
+ *
+ * A derivative is taken only where it can be non-zero: with respect to the
+ * variables an output mentions (its support).  A model of n states whose
+ * equations each read a few states costs O(n) derivatives, not n² (issue 19,
+ * D6: 4000 states took minutes). */
+
+typedef struct Support {
+    int **cols;         /* by output: the indexes of the variables it mentions, ascending */
+    int *ncols;
+} Support;
+
+static int compare_int(const void *a, const void *b)
+{
+    int x = *(const int *)a, y = *(const int *)b;
+    return (x > y) - (x < y);
+}
+
+/* The variables of kind `kind` each of outs[0..n) depends on (as depends() in
+ * deriv.c: through derived parameters and the arguments of sin/cos of time).
+ * An output NULL has none.  Work: the outputs' sub-graphs, each walked once. */
+static Support supports(Jacobian *J, XNode *const *outs, int n, XVarKind kind)
+{
+    XGraph *g = J->g;
+    Support s = {arena_alloc(sizeof(int *) * (size_t)(n + 1)), arena_alloc(sizeof(int) * (size_t)(n + 1))};
+    int *node_seen = arena_alloc(sizeof(int) * (size_t)(g->nnodes + 1));   /* output + 1 */
+    int *var_seen = arena_alloc(sizeof(int) * (size_t)(g->nvars + 1));
+    XNode **stack = NULL;
+    int depth = 0, capstack = 0, *cols = NULL, capcols = 0;
+    for (int i = 0; i < n; i++) {
+        int ncols = 0;
+        if (outs[i]) {
+            stack = arena_grow(stack, depth, &capstack, sizeof *stack);
+            stack[depth++] = outs[i];
         }
+        while (depth) {
+            XNode *x = stack[--depth];
+            if (x->id >= g->nnodes || node_seen[x->id] == i + 1) continue;   /* (nodes made since: none here) */
+            node_seen[x->id] = i + 1;
+            XNode *next[3] = {x->a, x->b, x->c};
+            if (x->op == X_VAR) {
+                XVar *v = x->var;
+                next[0] = v->kind == XV_TRIG ? v->arg : v->kind == XV_DERIVED ? v->def : NULL;
+                next[1] = next[2] = NULL;
+                if (v->kind == kind && var_seen[v->id] != i + 1) {
+                    var_seen[v->id] = i + 1;
+                    cols = arena_grow(cols, ncols, &capcols, sizeof *cols);
+                    cols[ncols++] = v->index;
+                }
+            }
+            for (int k = 0; k < 3; k++)
+                if (next[k]) {
+                    stack = arena_grow(stack, depth, &capstack, sizeof *stack);
+                    stack[depth++] = next[k];
+                }
+        }
+        if (ncols > 1) qsort(cols, (size_t)ncols, sizeof *cols, compare_int);
+        s.cols[i] = arena_alloc(sizeof(int) * (size_t)(ncols + 1));
+        if (ncols) memcpy(s.cols[i], cols, sizeof(int) * (size_t)ncols);
+        s.ncols[i] = ncols;
+    }
+    return s;
+}
+
+/* d(outs[i])/d(var_j) for every output and every variable j < nvar of the
+ * kind (syms[j]: its symbol) that it depends on: the non-zero entries, row by
+ * row.  The graph's nodes are made in the order of a dense loop over j, then
+ * i (the derivative of an output that does not depend on the variable makes
+ * no node), so that node ids, and the generated code, are those of that loop. */
+static JacEntry *sparse_derivatives(Jacobian *J, XDeriv *d, XNode *const *outs, int n, XVarKind kind,
+                                    Symbol *const *syms, int nvar, int *count)
+{
+    Support s = supports(J, outs, n, kind);
+    int *per_col = arena_alloc(sizeof(int) * (size_t)(nvar + 1)), total = 0;
+    for (int i = 0; i < n; i++) {
+        total += s.ncols[i];
+        for (int k = 0; k < s.ncols[i]; k++) per_col[s.cols[i][k]]++;
+    }
+    int *first = arena_alloc(sizeof(int) * (size_t)(nvar + 1)), *rows = arena_alloc(sizeof(int) * (size_t)(total + 1));
+    for (int j = 0; j < nvar; j++) first[j + 1] = first[j] + per_col[j];
+    int *fill = arena_alloc(sizeof(int) * (size_t)(nvar + 1));
+    for (int i = 0; i < n; i++)
+        for (int k = 0; k < s.ncols[i]; k++) {
+            int j = s.cols[i][k];
+            rows[first[j] + fill[j]++] = i;   /* rows ascending within each column */
+        }
+    XNode ***dv = arena_alloc(sizeof(XNode **) * (size_t)(n + 1));   /* by row: one per support column */
+    int *done = arena_alloc(sizeof(int) * (size_t)(n + 1));
+    for (int i = 0; i < n; i++) dv[i] = arena_alloc(sizeof(XNode *) * (size_t)(s.ncols[i] + 1));
+    for (int j = 0; j < nvar; j++) {
+        XNode *var = xg_var(J->g, kind, j, syms[j]);
+        if (first[j] == first[j + 1]) continue;
+        wrt(d, var);
+        for (int r = first[j]; r < first[j + 1]; r++) {
+            int i = rows[r];
+            dv[i][done[i]++] = xd(d, outs[i]);   /* columns ascending: the k-th is cols[i][k] */
+        }
+    }
+    JacEntry *list = arena_alloc(sizeof *list * (size_t)(total + 1));
+    *count = 0;
+    for (int i = 0; i < n; i++)
+        for (int k = 0; k < s.ncols[i]; k++)
+            if (!xg_is_const(dv[i][k], 0)) list[(*count)++] = (JacEntry){i, s.cols[i][k], dv[i][k]};
     return list;
 }
 
-static void wrt(XDeriv *d, XNode *var) { xd_wrt(d, var->var, jac_var_name(var->var)); }
 
 /* Piecewise constructs recorded while differentiating f (once each, in the
  * order they were met). */
@@ -149,12 +261,7 @@ static void build_rhs(Jacobian *J, const TimeTrig *trig)
     for (int i = 0; i < n; i++) J->f[i] = xb_expr(&b, m->states[i]->expr);
     XDeriv d;
     xd_init(&d, g, MAX_VISITS);
-    XNode **dy = nodes(n * n);
-    for (int j = 0; j < n; j++) {
-        wrt(&d, xg_var(g, XV_STATE, j, m->states[j]));
-        for (int i = 0; i < n; i++) dy[i * n + j] = xd(&d, J->f[i]);
-    }
-    J->J = entries(dy, n, n, &J->nJ);
+    J->J = sparse_derivatives(J, &d, J->f, n, XV_STATE, m->states, n, &J->nJ);
     wrt(&d, xg_var(g, XV_TIME, 0, NULL));
     J->dfdt = nodes(n);
     J->autonomous = true;
@@ -162,17 +269,11 @@ static void build_rhs(Jacobian *J, const TimeTrig *trig)
         J->dfdt[i] = xd(&d, J->f[i]);
         J->autonomous &= xg_is_const(J->dfdt[i], 0);
     }
-    int np = m->nparam;
-    XNode **dp = nodes(n * np);
-    for (int k = 0; k < np; k++) {
-        wrt(&d, xg_var(g, XV_PARAM, k, m->params[k]));
-        for (int i = 0; i < n; i++) dp[i * np + k] = xd(&d, J->f[i]);
-    }
-    J->P = entries(dp, n, np, &J->nP);
+    J->P = sparse_derivatives(J, &d, J->f, n, XV_PARAM, m->params, m->nparam, &J->nP);
     collect_pieces(J, &d);
     Switches sw = {J, NULL, 0, 0};
     for (int i = 0; i < J->npieces; i++) switches_of(&sw, J->pieces[i].node, J->pieces[i].node);
-    collect_failures(J, JAC_RHS, &b, &d);
+    collect_failures(J, JAC_RHS, &b, &d, true);
 }
 
 static void build_events(Jacobian *J)
@@ -188,14 +289,14 @@ static void build_events(Jacobian *J)
         EventGrad *eg = &J->ev[e];
         eg->g = xb_expr(&b, m->events[e].expr);
         eg->gy = nodes(m->nstate);
-        for (int j = 0; j < m->nstate; j++) {
-            wrt(&d, xg_var(g, XV_STATE, j, m->states[j]));
-            eg->gy[j] = xd(&d, eg->g);
-        }
+        for (int j = 0; j < m->nstate; j++) eg->gy[j] = xg_const(g, 0);
+        int nonzero;
+        const JacEntry *gy = sparse_derivatives(J, &d, &eg->g, 1, XV_STATE, m->states, m->nstate, &nonzero);
+        for (int k = 0; k < nonzero; k++) eg->gy[gy[k].col] = gy[k].d;
         wrt(&d, xg_var(g, XV_TIME, 0, NULL));
         eg->gt = xd(&d, eg->g);
     }
-    collect_failures(J, JAC_EVENTS, &b, &d);
+    collect_failures(J, JAC_EVENTS, &b, &d, m->nevent > 0);
 }
 
 /* The block's map of the states and its derivatives (blocks a, then b). */
@@ -209,23 +310,19 @@ static void build_reset(Jacobian *J, ResetJac *r, XBuilder *b, XDeriv *d, const 
     xb_block(b, second);
     r->post = nodes(n);
     memcpy(r->post, b->y, sizeof(XNode *) * (size_t)n);
-    XNode **dy = nodes(n * n);
-    for (int i = 0; i < n * n; i++) dy[i] = xg_const(g, 0);
-    for (int j = 0; j < n; j++) {
-        wrt(d, xg_var(g, XV_STATE, j, m->states[j]));
-        for (int i = 0; i < n; i++)
-            if (r->post[i] != xg_var(g, XV_STATE, i, m->states[i])) dy[i * n + j] = xd(d, r->post[i]);
-    }
+    XNode **assigned = nodes(n);   /* the rows that may differ from the identity */
+    for (int i = 0; i < n; i++)
+        assigned[i] = r->post[i] != xg_var(g, XV_STATE, i, m->states[i]) ? r->post[i] : NULL;
+    /* (rows of the states the block leaves alone are the identity: not listed) */
+    r->R = sparse_derivatives(J, d, assigned, n, XV_STATE, m->states, n, &r->nR);
     r->Rt = nodes(n);
     wrt(d, xg_var(g, XV_TIME, 0, NULL));
     for (int i = 0; i < n; i++) {
-        bool same = r->post[i] == xg_var(g, XV_STATE, i, m->states[i]);
+        bool same = !assigned[i];
         r->resets |= !same;
         r->Rt[i] = same ? xg_const(g, 0) : xd(d, r->post[i]);
         r->time_dependent |= !xg_is_const(r->Rt[i], 0);
     }
-    /* (rows of the states the block leaves alone are the identity: not listed) */
-    r->R = entries(dy, n, n, &r->nR);
 }
 
 static void build_resets(Jacobian *J)
@@ -250,7 +347,7 @@ static void build_resets(Jacobian *J)
         b.event = e;
         build_reset(J, r, &b, &d, ev->body, ev->on_body);
     }
-    collect_failures(J, JAC_RESETS, &b, &d);
+    collect_failures(J, JAC_RESETS, &b, &d, m->nevent > 0 || m->on_start.body || m->on_end.body);
 }
 
 Jacobian *jacobian_build(const Model *m, const TimeTrig *trig)

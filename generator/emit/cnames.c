@@ -110,11 +110,39 @@ static const char *identifier_of(const char *name)
     return s;
 }
 
-static bool cname_taken(const Model *m, const char *cname, const Symbol *self)
+/* The names given so far (C names, or API names): a set of strings by hash,
+ * so that giving n names costs O(n), not n² comparisons (issue 19, D6). */
+typedef struct NameSet {
+    const char **slots;
+    unsigned cap, count;
+} NameSet;
+
+static unsigned name_hash(const char *s)
 {
-    for (int i = 0; i < m->nsyms; i++)
-        if (m->syms[i] != self && m->syms[i]->cname && !strcmp(m->syms[i]->cname, cname)) return true;
-    return false;
+    unsigned h = 2166136261u;
+    for (; *s; s++) h = (h ^ (unsigned char)*s) * 16777619u;
+    return h;
+}
+
+static const char **name_slot(const NameSet *set, const char *name)
+{
+    unsigned mask = set->cap - 1, i = name_hash(name) & mask;
+    while (set->slots[i] && strcmp(set->slots[i], name)) i = (i + 1) & mask;
+    return &set->slots[i];
+}
+
+static bool name_taken(const NameSet *set, const char *name) { return set->cap && *name_slot(set, name); }
+
+static void name_add(NameSet *set, const char *name)
+{
+    if (2 * (set->count + 1) > set->cap) {
+        NameSet grown = {arena_alloc(sizeof(char *) * (set->cap ? 2 * set->cap : 64)), set->cap ? 2 * set->cap : 64, 0};
+        for (unsigned i = 0; i < set->cap; i++)
+            if (set->slots[i]) *name_slot(&grown, set->slots[i]) = set->slots[i], grown.count++;
+        *set = grown;
+    }
+    const char **slot = name_slot(set, name);
+    if (!*slot) *slot = name, set->count++;
 }
 
 /* A name that starts with '_', 'ode' or 'cuda' gets a 'u' in front: a suffix
@@ -125,14 +153,15 @@ static const char *renamed_base(const char *name)
                ? arena_printf("u%s", name) : name;
 }
 
-static const char *cname_for(const Model *m, const Symbol *s)
+/* taken: the C names of the symbols named before this one. */
+static const char *cname_for(const NameSet *taken, const Symbol *s)
 {
     const char *id = identifier_of(s->name);
-    if (!needs_rename(id) && !cname_taken(m, id, s)) return id;
+    if (!needs_rename(id) && !name_taken(taken, id)) return id;
     /* NAME_u: no keyword, no macro of the headers ends so; only another
      * user name can take it (a user's own `x_u` next to `x`) */
     const char *c = arena_printf("%s_u", renamed_base(id));
-    while (cname_taken(m, c, s)) c = arena_printf("%s_u", c);
+    while (name_taken(taken, c)) c = arena_printf("%s_u", c);
     return c;
 }
 
@@ -145,35 +174,32 @@ static const char *capitals(const char *name)
     return u;
 }
 
-/* The field enum also holds T, T0 and T1 (the time and the window). */
-static bool api_taken(const Model *m, const char *api, const Symbol *self)
-{
-    if (!strcmp(api, "T") || !strcmp(api, "T0") || !strcmp(api, "T1")) return true;
-    for (int i = 0; i < m->nsyms; i++)
-        if (m->syms[i] != self && m->syms[i]->api && !strcmp(m->syms[i]->api, api)) return true;
-    for (int i = 0; i < m->nevent; i++)
-        if (m->events[i].sym != self && m->events[i].sym->api && !strcmp(m->events[i].sym->api, api)) return true;
-    return false;
-}
-
-static void assign_api(const Model *m, Symbol *s)
+/* taken: the API names given so far; the field enum also holds T, T0 and T1
+ * (the time and the window). */
+static void assign_api(NameSet *taken, Symbol *s)
 {
     const char *api = capitals(s->name);
-    while (api_taken(m, api, s)) api = arena_printf("%s_", api);
+    while (name_taken(taken, api)) api = arena_printf("%s_", api);
     s->api = api;
+    name_add(taken, api);
 }
 
 void assign_cnames(Model *m)
 {
+    NameSet cnames = {0}, apis = {0};
     for (int i = 0; i < m->nsyms; i++) {
         Symbol *s = m->syms[i];
-        s->cname = s->kind == SYM_FUNC ? arena_printf("ode_fn_%s", s->name) : cname_for(m, s);
+        s->cname = s->kind == SYM_FUNC ? arena_printf("ode_fn_%s", s->name) : cname_for(&cnames, s);
+        name_add(&cnames, s->cname);
         for (int k = 0; k < s->nargs; k++) {
             Symbol *a = s->args[k];
             a->cname = needs_rename(a->name) ? arena_printf("%s_u", renamed_base(a->name)) : a->name;
         }
     }
-    for (int i = 0; i < m->nsyms; i++) assign_api(m, m->syms[i]);
+    name_add(&apis, "T");
+    name_add(&apis, "T0");
+    name_add(&apis, "T1");
+    for (int i = 0; i < m->nsyms; i++) assign_api(&apis, m->syms[i]);
     for (int i = 0; i < m->nevent; i++)
-        if (!m->events[i].sym->api) assign_api(m, m->events[i].sym);
+        if (!m->events[i].sym->api) assign_api(&apis, m->events[i].sym);
 }

@@ -238,13 +238,12 @@ static void emit_functions(Emitter *E)
 static void emit_derived(Emitter *E)
 {
     const Model *m = E->m;
-    Refs r = {0}, none = {0};
+    Refs all = {0}, r = {0}, none = {0};
     buf_puts(E->out, "/* Derived parameters: once per system, before its integrations. */\n");
     buf_puts(E->out, "ODE_HD static ODE_INLINE void ode_model_derived(OdeSystem *ode_s)\n{\n    (void)ode_s;\n");
-    for (int i = 0; i < m->nderived; i++) refs_expr(&r, m->derived_order[i]->expr);
-    for (int i = 0; i < m->nderived; i++)   /* computed below, not read from ode_s->d */
-        for (int k = 0; k < r.n; k++)
-            if (r.s[k] == m->derived_order[i]) r.s[k] = r.s[--r.n];
+    for (int i = 0; i < m->nderived; i++) refs_expr(&all, m->derived_order[i]->expr);
+    for (int k = 0; k < all.n; k++)   /* derived parameters are computed below, not read from ode_s->d */
+        if (all.s[k]->kind != SYM_DERIVED) refs_add(&r, all.s[k]);
     emit_locals(E, &r, &none, STATES_FROM_SYSTEM, false, 0);
     for (int i = 0; i < m->nderived; i++) {
         const Symbol *s = m->derived_order[i];
@@ -369,7 +368,7 @@ static void emit_acc_init(Emitter *E)
     for (int k = 0; k < r.n; k++)
         if (r.s[k]->kind == SYM_TIME) {   /* `t` is where the run starts: t0 */
             buf_puts(E->out, "    const ode_real t = ode_s->t0;\n");
-            r.s[k] = r.s[--r.n];
+            refs_remove_at(&r, k);
             break;
         }
     E->expand_values = true;

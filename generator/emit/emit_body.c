@@ -3,6 +3,8 @@
  * and aux it reads, computed in order; a block's statements and the write-back
  * of what it assigns; #line into the .ode file and back.
  */
+#include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "base/arena.h"
@@ -27,14 +29,31 @@ void to_generated(Emitter *E)
 
 /* ------------------------------------------------------------------ which names a piece uses */
 
-static bool refs_has(const Refs *r, const Symbol *s)
+static unsigned refs_slot(const Symbol **set, int cap, const Symbol *s)
 {
-    for (int i = 0; i < r->n; i++)
-        if (r->s[i] == s) return true;
-    return false;
+    uint64_t h = (uint64_t)(uintptr_t)s;   /* splitmix64's finaliser */
+    h = (h ^ (h >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    h = (h ^ (h >> 27)) * 0x94D049BB133111EBULL;
+    h ^= h >> 31;
+    unsigned mask = (unsigned)cap - 1, i = (unsigned)h & mask;
+    while (set[i] && set[i] != s) i = (i + 1) & mask;
+    return i;
 }
 
-static void refs_add(Refs *r, const Symbol *s)
+bool refs_has(const Refs *r, const Symbol *s)
+{
+    return r->setcap && r->set[refs_slot(r->set, r->setcap, s)] == s;
+}
+
+/* The set again from the list (at most half full). */
+static void refs_rehash(Refs *r, int cap)
+{
+    r->setcap = cap;
+    r->set = arena_alloc(sizeof *r->set * (size_t)r->setcap);
+    for (int i = 0; i < r->n; i++) r->set[refs_slot(r->set, r->setcap, r->s[i])] = r->s[i];
+}
+
+void refs_add(Refs *r, const Symbol *s)
 {
     if (refs_has(r, s)) return;
     if ((r->n & (r->n - 1)) == 0) {
@@ -43,6 +62,14 @@ static void refs_add(Refs *r, const Symbol *s)
         r->s = grown;
     }
     r->s[r->n++] = s;
+    if (2 * r->n > r->setcap) refs_rehash(r, r->setcap ? 2 * r->setcap : 16);
+    else r->set[refs_slot(r->set, r->setcap, s)] = s;
+}
+
+void refs_remove_at(Refs *r, int k)
+{
+    r->s[k] = r->s[--r->n];
+    refs_rehash(r, r->setcap);
 }
 
 /* Every symbol an expression reads, following temporaries and aux into their
@@ -88,9 +115,38 @@ static void refs_block(Refs *r, Refs *assigned, const Node *stmts)
 
 /* ------------------------------------------------------------------ local names */
 
+/* The model's array of symbols of s's kind, if s is its element (index) there. */
+static bool listed(const Model *m, const Symbol *s)
+{
+    switch (s->kind) {
+    case SYM_NUMBER: return s->index < m->nnumber && m->numbers[s->index] == s;
+    case SYM_PARAM: return s->index < m->nparam && m->params[s->index] == s;
+    case SYM_DERIVED: return s->index < m->nderived && m->derived[s->index] == s;
+    case SYM_STATE: return s->index < m->nstate && m->states[s->index] == s;
+    case SYM_ACC: return s->index < m->nacc && m->accs[s->index] == s;
+    default: return false;
+    }
+}
+
+static int local_rank(SymKind k)
+{
+    return k == SYM_NUMBER ? 0 : k == SYM_PARAM ? 1 : k == SYM_DERIVED ? 2 : k == SYM_STATE ? 3 : 4;
+}
+
+/* Numbers, then parameters, derived parameters, states, accessories; each in
+ * the model's order. */
+static int compare_locals(const void *pa, const void *pb)
+{
+    const Symbol *a = *(const Symbol *const *)pa, *b = *(const Symbol *const *)pb;
+    if (local_rank(a->kind) != local_rank(b->kind)) return local_rank(a->kind) - local_rank(b->kind);
+    return (a->index > b->index) - (a->index < b->index);
+}
+
 /* Declares, as locals, the values a piece reads: constants, parameters, states
  * (from the stage vector ode_y or from the system), and in hooks accessories,
- * the window, t and count.  Names the piece assigns are writable copies. */
+ * the window, t and count.  Names the piece assigns are writable copies.
+ * (Work: the symbols read, not all the model's: one piece per aux would
+ * otherwise cost n² in all — issue 19, D6.) */
 void emit_locals(Emitter *E, const Refs *r, const Refs *assigned, StateSource src, bool hook, int event)
 {
     const Model *m = E->m;
@@ -100,28 +156,27 @@ void emit_locals(Emitter *E, const Refs *r, const Refs *assigned, StateSource sr
         if (s->kind == SYM_NUMBER && !strcmp(s->name, "pi") && s->line == 0)
             buf_printf(o, "    const ode_real pi = %s;\n", c_literal(3.14159265358979323846, E->single));
     }
-    for (int i = 0; i < m->nnumber; i++)
-        if (refs_has(r, m->numbers[i]))
-            buf_printf(o, "    const ode_real %s = %s;   /* number, line %d */\n", m->numbers[i]->cname,
-                       c_literal(m->numbers[i]->value, E->single), m->numbers[i]->line);
-    for (int i = 0; i < m->nparam; i++)
-        if (refs_has(r, m->params[i]))
-            buf_printf(o, "    const ode_real %s = ode_s->p[%d];\n", m->params[i]->cname, i);
-    for (int i = 0; i < m->nderived; i++) {
-        const Symbol *s = m->derived[i];
-        if (refs_has(r, s)) buf_printf(o, "    const ode_real %s = ode_s->d[%d];\n", s->cname, s->index);
-    }
-    for (int i = 0; i < m->nstate; i++) {
-        const Symbol *s = m->states[i];
-        if (!refs_has(r, s)) continue;
-        buf_printf(o, "    %sode_real %s = %s[%d];\n", refs_has(assigned, s) ? "" : "const ", s->cname,
-                   src == STATES_FROM_Y ? "ode_y" : "ode_s->y", i);
-    }
-    for (int i = 0; i < m->nacc; i++) {
-        const Symbol *s = m->accs[i];
-        if (refs_has(r, s))
-            buf_printf(o, "    %sode_real %s = ode_s->acc[%d];\n", refs_has(assigned, s) ? "" : "const ",
-                       s->cname, i);
+    const Symbol **locals = arena_alloc(sizeof(Symbol *) * (size_t)(r->n + 1));
+    int n = 0;
+    for (int i = 0; i < r->n; i++)
+        if (listed(m, r->s[i])) locals[n++] = r->s[i];
+    if (n > 1) qsort(locals, (size_t)n, sizeof *locals, compare_locals);
+    for (int i = 0; i < n; i++) {
+        const Symbol *s = locals[i];
+        const char *writable = refs_has(assigned, s) ? "" : "const ";
+        switch (s->kind) {
+        case SYM_NUMBER:
+            buf_printf(o, "    const ode_real %s = %s;   /* number, line %d */\n", s->cname,
+                       c_literal(s->value, E->single), s->line);
+            break;
+        case SYM_PARAM: buf_printf(o, "    const ode_real %s = ode_s->p[%d];\n", s->cname, s->index); break;
+        case SYM_DERIVED: buf_printf(o, "    const ode_real %s = ode_s->d[%d];\n", s->cname, s->index); break;
+        case SYM_STATE:
+            buf_printf(o, "    %sode_real %s = %s[%d];\n", writable, s->cname, src == STATES_FROM_Y ? "ode_y" : "ode_s->y",
+                       s->index);
+            break;
+        default: buf_printf(o, "    %sode_real %s = ode_s->acc[%d];\n", writable, s->cname, s->index); break;
+        }
     }
     for (int i = 0; i < r->n; i++) {
         const Symbol *s = r->s[i];

@@ -9,6 +9,7 @@
  * structural zeros too) into arrays whose indices are all compile-time
  * constants: inlined into a kernel, they stay in registers.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "base/arena.h"
@@ -223,7 +224,17 @@ static int var_rank(const XVar *v)
 {
     static const int rank[] = {[XV_NUMBER] = 0, [XV_PARAM] = 1, [XV_DERIVED] = 2, [XV_STATE] = 3,
                                [XV_ACC] = 4, [XV_TIME] = 5, [XV_WINDOW] = 6, [XV_COUNT] = 7, [XV_TRIG] = 8};
-    return rank[v->kind] * 1000000 + v->index + 1;
+    return rank[v->kind];
+}
+
+/* By kind (numbers, parameters, derived, states, …), then index; ties (sin
+ * and cos of one slot, which declare nothing) by creation. */
+static int compare_vars(const void *pa, const void *pb)
+{
+    const XVar *a = *(const XVar *const *)pa, *b = *(const XVar *const *)pb;
+    if (var_rank(a) != var_rank(b)) return var_rank(a) - var_rank(b);
+    if (a->index != b->index) return a->index < b->index ? -1 : 1;
+    return (a->id > b->id) - (a->id < b->id);
 }
 
 /* Locals for the variables the outputs read, in a fixed order. */
@@ -235,11 +246,7 @@ static void declare_vars(Writer *w, Where where)
     int n = 0;
     for (int i = 0; i < c->nreached; i++)
         if (c->reached_list[i]->op == X_VAR) vars[n++] = c->reached_list[i]->var;
-    for (int i = 1; i < n; i++)   /* insertion sort: few variables */
-        for (int j = i; j > 0 && var_rank(vars[j]) < var_rank(vars[j - 1]); j--) {
-            const XVar *t = vars[j];
-            vars[j] = vars[j - 1], vars[j - 1] = t;
-        }
+    if (n > 1) qsort(vars, (size_t)n, sizeof *vars, compare_vars);
     for (int i = 0; i < n; i++) {
         const XVar *v = vars[i];
         const char *from = NULL;

@@ -27,14 +27,20 @@ typedef struct Emitter {
 
 /* The symbols a piece of code reads (emit_body.c). */
 typedef struct Refs {
-    const Symbol **s;
+    const Symbol **s;   /* in the order they were met */
     int n;
+    const Symbol **set; /* the same, by hash of the pointer (open addressing) */
+    int setcap;
     const TimeTrig *trig_from;  /* sin/cos of time read from ode_tr: their arguments are not read */
 } Refs;
 typedef enum { STATES_FROM_Y, STATES_FROM_SYSTEM } StateSource;
 
 /* Every symbol an expression reads, following temporaries and aux. */
 void refs_expr(Refs *r, const Node *n);
+/* One symbol more (once); whether one is there; the k-th removed (the last takes its place). */
+void refs_add(Refs *r, const Symbol *s);
+bool refs_has(const Refs *r, const Symbol *s);
+void refs_remove_at(Refs *r, int k);
 /* Declares, as locals, the values a piece reads (see emit_body.c). */
 void emit_locals(Emitter *E, const Refs *r, const Refs *assigned, StateSource src, bool hook, int event);
 /* Temporaries (in dependency order), then aux, that the piece reads. */
