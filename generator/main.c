@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "base/arena.h"
+#include "base/input_limits.h"
 #include "front/ast.h"
 #include "front/diag.h"
 #include "emit/emit.h"
@@ -29,6 +30,7 @@
 static const char usage_text[] =
     "usage: odegen FILE.ode [-o DIR] [--precision double|float] [--option NAME=VALUE]... [--check] [-q]\n"
     "              [--print jacobian]\n"
+    "       odegen [OPTION]... -- FILE.ode   (a file whose name starts with '-')\n"
     "  -o DIR         write the generated files into DIR (default: ./NAME, NAME the file's base name)\n"
     "  --precision P  integrate in double (default, or @ prec in the file) or float\n"
     "  --option NAME=VALUE\n"
@@ -164,9 +166,18 @@ int main(int argc, char **argv)
     int precision = -1;
     bool check_only = false, dump_ast = false, plain_trig = false, quiet = false, print_jac = false;
     Node *options = NULL;
+    bool options_end = false;   /* after `--`: a file, whatever it starts with */
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
-        if (!strcmp(a, "--option")) {
+        if (!options_end && !strcmp(a, "--")) {
+            options_end = true;
+        } else if (options_end) {
+            if (path) {
+                fprintf(stderr, "odegen: error: one .ode file at a time ('%s' and '%s')\n", path, a);
+                return 2;
+            }
+            path = a;
+        } else if (!strcmp(a, "--option")) {
             Node *item = i + 1 < argc ? option_item(argv[i + 1]) : NULL;
             if (!item) {
                 fprintf(stderr, "odegen: error: --option needs NAME=VALUE%s%s%s\n%s", i + 1 < argc ? ", not '" : "",
@@ -222,9 +233,13 @@ int main(int argc, char **argv)
         return 2;
     }
     size_t len;
-    char *text = read_file(path, &len);
+    char *text = read_file(path, MODEL_MAX_BYTES, true, &len);
     if (!text) {
-        fprintf(stderr, "odegen: error: cannot read '%s': %s\n", path, strerror(errno));
+        if (errno == EFBIG)
+            fprintf(stderr, "odegen: error: cannot read '%s': larger than " MODEL_MAX_TEXT ", the largest model odegen "
+                            "reads\n", path);
+        else
+            fprintf(stderr, "odegen: error: cannot read '%s': %s\n", path, read_file_error(errno));
         return 1;
     }
     diag_set_source(path, text, len);

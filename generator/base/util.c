@@ -2,9 +2,13 @@
 #include "base/util.h"
 
 #include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 bool name_eq(const char *a, const char *b)
 {
@@ -37,27 +41,64 @@ int name_distance(const char *a, const char *b)
     return d[n][m];
 }
 
-char *read_file(const char *path, size_t *len)
+char *read_file(const char *path, size_t max, bool pipes, size_t *len)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f)
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
         return NULL;
+    struct stat st;
+    int why = 0;
+    if (fstat(fd, &st) != 0)
+        why = errno;
+    else if (S_ISDIR(st.st_mode))
+        why = EISDIR;
+    else if (!S_ISREG(st.st_mode) && !(pipes && S_ISFIFO(st.st_mode)))
+        why = ENODEV;   /* a device (/dev/zero never ends), a socket */
+    else if (S_ISREG(st.st_mode) && (unsigned long long)st.st_size > max)
+        why = EFBIG;
     size_t cap = 1 << 16, n = 0;
-    char *buf = malloc(cap);
-    size_t got;
-    while (buf && (got = fread(buf + n, 1, cap - n, f)) > 0) {
-        n += got;
-        if (n == cap) {
+    char *buf = why ? NULL : malloc(cap);
+    if (!why && !buf)
+        why = ENOMEM;
+    while (!why) {
+        ssize_t got = read(fd, buf + n, cap - n - 1);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got < 0) {
+            why = errno;
+            break;
+        }
+        if (got == 0)
+            break;
+        n += (size_t)got;
+        if (n > max) {   /* (a pipe, or a file that grew) */
+            why = EFBIG;
+            break;
+        }
+        if (n == cap - 1) {
             char *bigger = realloc(buf, cap *= 2);
-            if (!bigger) { free(buf); buf = NULL; }
-            else buf = bigger;
+            if (!bigger)
+                why = ENOMEM;
+            else
+                buf = bigger;
         }
     }
-    if (buf && ferror(f)) { free(buf); buf = NULL; }
-    fclose(f);
-    if (buf) {
-        buf[n < cap ? n : cap - 1] = '\0';
-        *len = n;
+    close(fd);
+    if (why) {
+        free(buf);
+        errno = why;
+        return NULL;
     }
+    buf[n] = '\0';
+    *len = n;
     return buf;
+}
+
+const char *read_file_error(int err)
+{
+    switch (err) {
+    case ENODEV: return "not a regular file (a device such as /dev/zero, or a socket)";
+    case EFBIG: return "too large";
+    default: return strerror(err);
+    }
 }

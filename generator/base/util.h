@@ -17,7 +17,13 @@ bool name_eq(const char *a, const char *b);
 /* Edit distance (Damerau–Levenshtein, case-insensitive), for "did you mean". */
 int name_distance(const char *a, const char *b);
 
-/* Reads a whole file; returns NULL and sets errno on failure. */
-char *read_file(const char *path, size_t *len);
+/* Reads a whole file of at most max bytes: a regular file, or with pipes a
+ * pipe (FIFO) too, whose end is read up to max; NUL-terminated.  NULL with
+ * errno set on failure: EISDIR a directory, ENODEV anything else that is no
+ * regular file (a device such as /dev/zero, which never ends), EFBIG more
+ * than max bytes (nothing more is read), or the system's error. */
+char *read_file(const char *path, size_t max, bool pipes, size_t *len);
+/* The reason for read_file's errno, as a message ("too large": say the limit). */
+const char *read_file_error(int err);
 
 #endif

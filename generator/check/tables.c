@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 
 #include "base/arena.h"
+#include "base/input_limits.h"
 #include "front/diag.h"
 #include "base/util.h"
 
@@ -113,13 +114,13 @@ bool table_read_file(Table *t, const char *ode_path, const char *file, Loc where
     name[k] = '\0';
     const char *slash = strrchr(ode_path, '/');
     const char *path = name[0] == '/' || !slash ? name : arena_printf("%.*s/%s", (int)(slash - ode_path), ode_path, name);
-    struct stat st;     /* a regular file of sane size: never /dev/zero or a pipe */
-    if (stat(path, &st) == 0 && (!S_ISREG(st.st_mode) || st.st_size > 256L * 1024 * 1024)) {
-        error_at(where, "the table file '%s' is %s", path, S_ISREG(st.st_mode) ? "larger than 256 MB" : "not a file");
+    size_t len;     /* a regular file of sane size: never /dev/zero or a pipe */
+    char *text = read_file(path, TABLE_FILE_MAX_BYTES, false, &len);
+    if (!text && (errno == EFBIG || errno == ENODEV)) {
+        error_at(where, "the table file '%s' is %s", path,
+                 errno == EFBIG ? "larger than " TABLE_FILE_MAX_TEXT : "not a file");
         return false;
     }
-    size_t len;
-    char *text = read_file(path, &len);
     if (!text) {
         error_at(where, "cannot read the table file '%s'%s: %s", path,
                  path == name ? "" : " (file names are relative to the .ode file)", strerror(errno));

@@ -14,6 +14,7 @@
 #include "emit/embedded.h"
 #include "emit/emit.h"
 #include "emit/emitter.h"
+#include "emit/escape.h"
 #include "check/method.h"
 #include "base/util.h"
 
@@ -26,7 +27,7 @@ static void emit_save_constants(Emitter *E)
     const Model *m = E->m;
     Buf *o = E->out;
     if (m->save_every > 0)
-        buf_printf(o, "#define ODE_SAVE 1                 /* save every=… (%s:%d) */\n", m->path, m->save_loc.line);
+        buf_printf(o, "#define ODE_SAVE 1                 /* save every=… (%s:%d) */\n", E->path_comment, m->save_loc.line);
     else
         buf_puts(o, "#define ODE_SAVE 0                 /* no `save` line */\n");
     buf_printf(o, "#define ODE_SAVE_EVERY %s\n", c_literal(m->save_every, false));
@@ -211,7 +212,7 @@ static void emit_functions(Emitter *E)
         r.n = kept;
         buf_printf(E->out, "/* %s(", f->name);
         for (int k = 0; k < f->nargs; k++) buf_printf(E->out, "%s%s", k ? ", " : "", f->args[k]->name);
-        buf_printf(E->out, ")  (%s:%d)", m->path, f->line);
+        buf_printf(E->out, ")  (%s:%d)", E->path_comment, f->line);
         if (f->nimplicit) {
             buf_puts(E->out, "; reads");
             for (int k = 0; k < f->nimplicit; k++) buf_printf(E->out, " %s", f->implicit[k]->name);
@@ -273,7 +274,7 @@ static void emit_rhs(Emitter *E)
     emit_computed(E, &r);
     for (int i = 0; i < m->nstate; i++) {
         const Symbol *s = m->states[i];
-        buf_printf(E->out, "    /* %s'  (%s:%d) */\n", s->name, m->path, s->line);
+        buf_printf(E->out, "    /* %s'  (%s:%d) */\n", s->name, E->path_comment, s->line);
         to_user_line(E, s->expr_line.line);
         buf_printf(E->out, "    ode_dy[%d] = ", i);
         emit_value(E, s->expr, 0);
@@ -348,7 +349,7 @@ static void emit_events(Emitter *E)
     for (int i = 0; i < m->nevent; i++) {
         const Event *ev = &m->events[i];
         buf_printf(E->out, "    /* %s %s, dir=%d, tol=%g, stop=%d  (%s:%d) */\n", ev->is_global ? "global" : "event",
-                   ev->sym->name, ev->dir, ev->tol, ev->stop, m->path, ev->line);
+                   ev->sym->name, ev->dir, ev->tol, ev->stop, E->path_comment, ev->line);
         to_user_line(E, ev->line);
         buf_printf(E->out, "    ode_g[%d] = ", i);
         emit_value(E, ev->expr, 0);
@@ -392,7 +393,7 @@ static void emit_acc_init(Emitter *E)
 static void emit_hook(Emitter *E, const char *name, const Hook *h)
 {
     buf_printf(E->out, "/* on %s", name);
-    if (h->body) buf_printf(E->out, "  (%s:%d)", E->m->path, h->line);
+    if (h->body) buf_printf(E->out, "  (%s:%d)", E->path_comment, h->line);
     buf_printf(E->out, " */\nODE_HD static ODE_INLINE void ode_model_on_%s(OdeSystem *ode_s)\n{\n    (void)ode_s;\n",
                name);
     emit_block_body(E, h->body, NULL, 0);
@@ -408,7 +409,7 @@ static void emit_on_event(Emitter *E)
     for (int i = 0; i < m->nevent; i++) {
         const Event *ev = &m->events[i];
         if (!ev->body && !ev->on_body) continue;
-        buf_printf(E->out, "    case %d: {   /* %s  (%s:%d) */\n", i, ev->sym->name, m->path, ev->line);
+        buf_printf(E->out, "    case %d: {   /* %s  (%s:%d) */\n", i, ev->sym->name, E->path_comment, ev->line);
         emit_block_body(E, ev->body, ev->on_body, i);
         buf_puts(E->out, "    } break;\n");
     }
@@ -579,7 +580,7 @@ static void emit_source(Emitter *E)
 {
     const Model *m = E->m;
     Buf *o = E->out;
-    buf_printf(o, "/* %s — " GENERATED_MARKER " from %s; do not edit. */\n", E->cu_name, m->path);
+    buf_printf(o, "/* %s — " GENERATED_MARKER " from %s; do not edit. */\n", E->cu_name, E->path_comment);
     buf_printf(o, "/*\n * The model %s inlined into odegen's solver templates (method, events,\n"
                   " * accessories) and its host runtime: one source for the GPU (nvcc) and the CPU\n"
                   " * (cc -x c -fopenmp).  Build with `make` in this directory.\n */\n",
@@ -589,13 +590,13 @@ static void emit_source(Emitter *E)
                 "#define _DEFAULT_SOURCE 1   /* POSIX functions of the runner under -std=c11 */\n#endif\n");
     buf_printf(o, "#include \"%s.h\"\n\n", m->name);
     buf_printf(o, "/* ======================================================================== model constants (%s) */\n",
-               m->path);
+               E->path_comment);
     emit_constants(E);
     append_template(E, "templates/prelude.h", false);
     append_template(E, "templates/options.h", false);
     append_template(E, "templates/system.h", false);
     buf_printf(o, "\n/* ======================================================================== model functions (%s) */\n",
-               m->path);
+               E->path_comment);
     emit_powers(E);
     emit_properties(E);
     emit_tables(E);
@@ -662,7 +663,7 @@ static void emit_header(Emitter *E)
     Buf *o = E->out;
     const char *up = upper_name(m->name);
     int nfield = field_count(m);
-    buf_printf(o, "/* %s.h — " GENERATED_MARKER " from %s; do not edit.\n", m->name, m->path);
+    buf_printf(o, "/* %s.h — " GENERATED_MARKER " from %s; do not edit.\n", m->name, E->path_comment);
     buf_printf(o, " * The C API of the model %s (see the comments below and odegen's README). */\n", m->name);
     buf_printf(o, "#ifndef %s_H\n#define %s_H\n\n", up, up);
     buf_printf(o, "#define %s_NSTATE %d\n#define %s_NPARAM %d\n#define %s_NACC %d\n", up, m->nstate, up, m->nparam,
@@ -700,7 +701,7 @@ static void emit_header(Emitter *E)
 static void emit_main(Emitter *E)
 {
     const Model *m = E->m;
-    buf_printf(E->out, "/* %s_main.c — " GENERATED_MARKER " from %s; do not edit.\n", m->name, m->path);
+    buf_printf(E->out, "/* %s_main.c — " GENERATED_MARKER " from %s; do not edit.\n", m->name, E->path_comment);
     buf_puts(E->out, " * The runner's entry point, and its HDF5 output when the Makefile found HDF5\n"
                      " * (-DODE_HDF5): an object apart from the .cu file, so that the library needs no\n"
                      " * HDF5.  Everything else is in the .cu file. */\n");
@@ -715,7 +716,7 @@ static void emit_makefile(Emitter *E)
 {
     const Model *m = E->m;
     Buf *o = E->out;
-    buf_printf(o, "# Makefile — " GENERATED_MARKER " from %s; do not edit.\n", m->path);
+    buf_printf(o, "# Makefile — " GENERATED_MARKER " from %s; do not edit.\n", make_comment(m->path));
     buf_puts(o, "#   make                builds the runner ./NAME and the library libNAME.a\n"
                 "#   make shared         the shared library libNAME.so (what Python's odegen.load loads)\n"
                 "#   make BACKEND=cpu    without CUDA: the C compiler with OpenMP\n"
@@ -813,6 +814,8 @@ bool emit_model(const Model *model, GeneratedFile files[GENERATED_FILES])
     E.m = m;
     E.single = m->single;
     E.cu_name = arena_printf("%s.cu", m->name);
+    E.path_c = c_string(m->path);
+    E.path_comment = c_comment(m->path);
     mark_all_powers(&E);
     find_time_trig(E.m, &E.trig);
     emit_jacobian_prepare(&E);

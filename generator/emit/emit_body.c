@@ -15,7 +15,7 @@
 
 void to_user_line(Emitter *E, int line)
 {
-    buf_printf(E->out, "#line %d \"%s\"\n", line, E->m->path);
+    buf_printf(E->out, "#line %d \"%s\"\n", line, E->path_c);
     E->in_user_line = true;
 }
 

@@ -15,6 +15,7 @@
 #include "base/arena.h"
 #include "base/builtins.h"
 #include "emit/emitter.h"
+#include "emit/escape.h"
 #include "deriv/expr_cse.h"
 #include "deriv/jacobian.h"
 
@@ -296,7 +297,7 @@ static void emit_outputs(Emitter *E, const Jacobian *J, const Out *outs, int nou
         to_generated(E);
         if (outs[i].what)
             buf_printf(o, "%s/* %s%s */\n", pad, outs[i].what,
-                       outs[i].line > 0 ? arena_printf("  (%s:%d)", J->m->path, outs[i].line) : "");
+                       outs[i].line > 0 ? arena_printf("  (%s:%d)", E->path_comment, outs[i].line) : "");
         at_line(&w, outs[i].line);
         buf_printf(o, "%s%s = ", pad, outs[i].lhs);
         value(&w, outs[i].expr, 0);
@@ -502,7 +503,7 @@ static void emit_event_grad(Emitter *E, const Jacobian *J)
         if (!xg_is_const(eg->gt, 0)) outs[k++] = (Out){"*ode_gt", eg->gt, "d(g)/dt", ev->line};
         if (!k) continue;
         buf_printf(o, "    case %d: {   /* %s %s  (%s:%d) */\n", e, ev->is_global ? "global" : "event",
-                   ev->sym->name, m->path, ev->line);
+                   ev->sym->name, E->path_comment, ev->line);
         emit_outputs(E, J, outs, k, AT_STAGE, "        ");
         buf_puts(o, "    } break;\n");
     }
@@ -564,7 +565,7 @@ static void emit_resets(Emitter *E, const Jacobian *J)
     for (int e = 0; e < m->nevent; e++) {
         const ResetJac *r = &J->on_event[e];
         if (!r->resets) continue;
-        buf_printf(o, "    case %d: {   /* %s  (%s:%d) */\n", e, r->what, m->path, r->line);
+        buf_printf(o, "    case %d: {   /* %s  (%s:%d) */\n", e, r->what, E->path_comment, r->line);
         emit_reset_body(E, J, r, true, "        ");
         buf_puts(o, "    } return;\n");
     }
@@ -577,7 +578,7 @@ static void emit_resets(Emitter *E, const Jacobian *J)
 static void not_available(Emitter *E, const JacFailure *f, const char *macro)
 {
     buf_printf(E->out, "#define %s 0   /* %s%s */\n", macro,
-               f->loc.line > 0 ? arena_printf("%s:%d: ", E->m->path, f->loc.line) : "", f->msg);
+               f->loc.line > 0 ? arena_printf("%s:%d: ", E->path_comment, f->loc.line) : "", c_comment(f->msg));
 }
 
 void emit_jacobian_prepare(Emitter *E)
@@ -596,7 +597,7 @@ void emit_jacobian(Emitter *E)
     const Jacobian *J = E->jac;
     Buf *o = E->out;
     buf_printf(o, "/* ---- derivatives of the model (odegen --print jacobian %s shows them readably) ---- */\n",
-               E->m->path);
+               E->path_comment);
     if (J->fail[JAC_RHS].failed) {
         not_available(E, &J->fail[JAC_RHS], "ODE_HAS_JACOBIAN");
     } else {

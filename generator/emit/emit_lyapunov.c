@@ -28,14 +28,14 @@ void emit_lyapunov_constants(Emitter *E)
     Buf *o = E->out;
     if (m->nlyap) {
         buf_printf(o, "#define ODE_NLYAP %d                /* lyapunov %d (%s:%d): tangent.h */\n", m->nlyap, m->nlyap,
-                   m->path, m->lyap_loc.line);
+                   E->path_comment, m->lyap_loc.line);
         buf_printf(o, "#define ODE_LYAP_EVERY_ON %d\n#define ODE_LYAP_EVERY %s   /* re-orthonormalise every T too */\n",
                    m->lyap_every > 0, c_literal(m->lyap_every, false));
         buf_printf(o, "#define ODE_JAC_TRIG %d             /* the Jacobian reads sin/cos of time */\n",
                    jacobian_reads_trig(E->jac));
     }
     if (m->period_field) {
-        buf_printf(o, "#define ODE_PERIOD 1               /* period (%s:%d): period.h */\n", m->path,
+        buf_printf(o, "#define ODE_PERIOD 1               /* period (%s:%d): period.h */\n", E->path_comment,
                    m->period_loc.line);
         buf_printf(o, "#define ODE_PERIOD_MAX %d\n#define ODE_PERIOD_NQ %d            /* quantities compared */\n",
                    m->period_max, m->nperiod_of);
@@ -58,7 +58,7 @@ void emit_period_values(Emitter *E)
     const Model *m = E->m;
     if (!m->period_field) return;
     Buf *o = E->out;
-    buf_printf(o, "/* The quantities `period` compares (%s:%d), by their field codes. */\n", m->path,
+    buf_printf(o, "/* The quantities `period` compares (%s:%d), by their field codes. */\n", E->path_comment,
                m->period_loc.line);
     buf_puts(o, "ODE_HD static ODE_INLINE void ode_model_period_values(const OdeSystem *ode_s, ode_real *ode_q)\n{\n");
     int before_aux = m->nstate, before_acc = m->nstate + m->naux;

@@ -14,23 +14,9 @@
 
 #include "front/diag.h"
 #include "emit/emitter.h"
+#include "emit/escape.h"
 #include "check/method.h"
 #include "base/version.h"
-
-/* Text as the body of a C string literal: escapes for quotes, backslashes,
- * '?' (no trigraphs) and every byte outside printable ASCII (three octal
- * digits, so that a following digit is never taken into the escape). */
-static void put_escaped(Buf *o, const char *s, size_t len)
-{
-    for (size_t i = 0; i < len; i++) {
-        const unsigned char c = (unsigned char)s[i];
-        if (c == '"' || c == '\\' || c == '?') buf_printf(o, "\\%c", c);
-        else if (c == '\n') buf_puts(o, "\\n");
-        else if (c == '\t') buf_puts(o, "\\t");
-        else if (c < 32 || c > 126) buf_printf(o, "\\%03o", c);
-        else buf_put(o, (const char *)&c, 1);
-    }
-}
 
 /* The options in force, as `@` would set them. */
 static void put_options(Buf *o, const Model *m)
@@ -54,7 +40,7 @@ void emit_provenance(Emitter *E)
     buf_puts(o, "/* Where this model comes from (the runner's HDF5 attributes). */\n");
     buf_printf(o, "#define ODEGEN_VERSION \"%s\"\n", ODEGEN_VERSION);
     buf_puts(o, "#define ODE_SOURCE_PATH \"");
-    put_escaped(o, m->path, strlen(m->path));
+    put_c_string(o, m->path, strlen(m->path));
     buf_puts(o, "\"\n#define ODE_GENERATED_HASH \"");
     hash_at = o->len;
     buf_puts(o, "0000000000000000");   /* (emit_generated_hash writes it) */
@@ -68,7 +54,7 @@ void emit_provenance(Emitter *E)
         const char *nl = memchr(text + at, '\n', len - at);
         const size_t end = nl ? (size_t)(nl - text) + 1 : len;
         buf_puts(o, "\n    \"");
-        put_escaped(o, text + at, end - at);
+        put_c_string(o, text + at, end - at);
         buf_puts(o, "\"");
         at = end;
     }

@@ -7,6 +7,7 @@
 
 #include "check/tables.h"
 #include "emit/emitter.h"
+#include "emit/escape.h"
 
 /* Values in __constant__ memory while they fit (64 KB for the whole program;
  * some is left for the rest), in global memory beyond. */
@@ -93,11 +94,11 @@ void emit_tables(Emitter *E)
         if (constant + bytes <= CONSTANT_BYTES)
             constant += bytes;
         if (t->file)
-            buf_printf(o, "/* table %s  (%s:%d): %d values from %s on [%s, %s], %s */\n", t->sym->name, m->path,
-                       t->line, t->n, t->file, c_literal(t->xlo, false), c_literal(t->xhi, false), interp_text(t->interp));
+            buf_printf(o, "/* table %s  (%s:%d): %d values from %s on [%s, %s], %s */\n", t->sym->name,
+                       E->path_comment, t->line, t->n, c_comment(t->file), c_literal(t->xlo, false), c_literal(t->xhi, false), interp_text(t->interp));
         else
             buf_printf(o, "/* table %s  (%s:%d): %d values of its formula on [%s, %s], %s */\n", t->sym->name,
-                       m->path, t->line, t->n, c_literal(t->xlo, false), c_literal(t->xhi, false),
+                       E->path_comment, t->line, t->n, c_literal(t->xlo, false), c_literal(t->xhi, false),
                        interp_text(t->interp));
         buf_printf(o, "#ifdef __CUDACC__\n%s const ode_real ode_table%d_device[%d] = {\n", space, k, t->n);
         emit_values(E, t);

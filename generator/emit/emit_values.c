@@ -27,7 +27,7 @@ void emit_initial(Emitter *E)
     for (int i = 0; i < m->nstate; i++) {
         const Symbol *s = m->states[i];
         if (!s->init_expr) continue;
-        buf_printf(o, "    /* %s(0)  (%s:%d) */\n", s->name, m->path, s->init_expr->loc.line);
+        buf_printf(o, "    /* %s(0)  (%s:%d) */\n", s->name, E->path_comment, s->init_expr->loc.line);
         to_user_line(E, s->init_expr->loc.line);
         buf_printf(o, "    ode_s->y[%d] = ", i);
         emit_value(E, s->init_expr, 0);

@@ -16,6 +16,8 @@ typedef struct Emitter {
     const Model *m;
     Buf *out;
     const char *cu_name;      /* NAME.cu, for #line back into the generated file */
+    const char *path_c;       /* the .ode file's path in a C string (#line): escape.h */
+    const char *path_comment; /* … and in a comment */
     bool in_user_line;        /* a #line into the .ode file is in force */
     bool single;              /* float precision */
     bool expand_values;       /* blocks: temporaries and aux are written inline */

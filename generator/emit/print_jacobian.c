@@ -18,6 +18,7 @@
 
 #include "base/arena.h"
 #include "base/buf.h"
+#include "emit/escape.h"
 #include "deriv/expr_cse.h"
 #include "deriv/jacobian.h"
 #include "emit/print_jacobian.h"
@@ -33,6 +34,7 @@ typedef struct Printer {
     XCse cse;           /* the section being printed */
     int *defined;       /* by node id: 0, or -1 (printed by its label), or k (printed as @k) */
     int next_at;
+    const char *path;   /* the .ode file's, printable on one line (escape.h) */
 } Printer;
 
 static void expr(Printer *p, Buf *b, const XNode *n, int prec);
@@ -193,9 +195,8 @@ static const char *text(Printer *p, const XNode *n)
 /* `lhs = rhs`, the place in a column of its own. */
 static void line(Printer *p, const char *lhs, const char *rhs, int at)
 {
-    const Model *m = p->J->m;
     char *s = arena_printf("%s = %s", lhs, rhs);
-    if (at > 0) fprintf(p->out, "%-*s  (%s:%d)\n", COMMENT_COLUMN - 2, s, m->path, at);
+    if (at > 0) fprintf(p->out, "%-*s  (%s:%d)\n", COMMENT_COLUMN - 2, s, p->path, at);
     else fprintf(p->out, "%s\n", s);
 }
 
@@ -270,7 +271,7 @@ static void print_events(Printer *p)
         const Event *ev = &m->events[e];
         const EventGrad *eg = &J->ev[e];
         fprintf(p->out, "\n# %s %s (%s:%d): gradient of its function\n", ev->is_global ? "global" : "event",
-                ev->sym->name, m->path, ev->line);
+                ev->sym->name, p->path, ev->line);
         int k = 0;
         outs[k++] = (Out){"g", eg->g, ev->line};
         for (int j = 0; j < m->nstate; j++)
@@ -287,7 +288,7 @@ static void print_reset(Printer *p, const ResetJac *r)
     int n = m->nstate;
     if (!r->resets) return;
     fprintf(p->out, "\n# %s (%s:%d): what it does to the states (y+ after it, y before) and its Jacobian\n",
-            r->what, m->path, r->line);
+            r->what, p->path, r->line);
     Out *outs = arena_alloc(sizeof(Out) * (size_t)(3 * n + r->nR + 1));
     int k = 0;
     for (int i = 0; i < n; i++)
@@ -340,7 +341,7 @@ static void print_pieces(Printer *p)
         default: what = "jumps; the Jacobian holds its derivative on either side (0), not the jump"; break;
         }
         const char *construct = n->op == X_SELECT ? arena_printf("if(%s)then(…)else(…)", text(p, n->a)) : text(p, n);
-        fprintf(p->out, "# %s (%s:%d:%d), in %s: %s\n", construct, m->path, n->loc.line, n->loc.col,
+        fprintf(p->out, "# %s (%s:%d:%d), in %s: %s\n", construct, p->path, n->loc.line, n->loc.col,
                 who.data ? who.data : "?", what);
         buf_free(&who);
     }
@@ -366,7 +367,8 @@ int print_jacobian(const Model *m, FILE *out)
     p.J = J;
     p.out = out;
     p.defined = arena_alloc(sizeof(int) * (size_t)(J->g->nnodes + 1));
-    fprintf(out, "# %s: the derivatives in the generated code (odegen --print jacobian)\n", m->path);
+    p.path = c_comment(m->path);
+    fprintf(out, "# %s: the derivatives in the generated code (odegen --print jacobian)\n", p.path);
     fprintf(out, "# f = dy/dt; y' is f of state y, y+ a state after a block's statements\n");
     bool ok = true;
     if (jacobian_require(J, JAC_RHS, "--print jacobian")) {

@@ -173,10 +173,11 @@ def _option_args(options):
 
 
 def _translate(path, precision, options, into):
-    cmd = [translator(), path, "-o", into, "-q"]
+    cmd = [translator(), "-o", into, "-q"]
     if precision:
         cmd += ["--precision", precision]
     cmd += _option_args(options)
+    cmd += ["--", path]   # a path that starts with '-' is a file, not an option
     p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     if p.returncode == 1 and "error" in p.stderr:
         raise ModelError(p.stderr.rstrip("\n"), path)

@@ -50,13 +50,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 }
 
 #ifdef FUZZ_REPLAY_MAIN
+#include "base/input_limits.h"
 #include "base/util.h"
 
 int main(int argc, char **argv)
 {
     for (int i = 1; i < argc; i++) {
         size_t len;
-        char *text = read_file(argv[i], &len);
+        char *text = read_file(argv[i], MODEL_MAX_BYTES, false, &len);
         if (!text) {
             perror(argv[i]);
             return 2;
