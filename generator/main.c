@@ -153,11 +153,9 @@ static void report_written(const Model *m, const char *path, const char *dir, Ge
     fprintf(stderr, "\nodegen: build with: make -C %s   (the runner %s/%s and the library %s/lib%s.a)\n", dir, dir,
             m->name, dir, m->name);
     const char *base = strrchr(path, '/');
-    base = base ? base + 1 : path;
-    const size_t n = strlen(m->name);
-    if (strncmp(base, m->name, n) != 0 || (base[n] != '\0' && base[n] != '.'))
-        fprintf(stderr, "odegen: note: the model's name is '%s', from '%s' (C names: letters, digits and _, "
-                        "not starting with a digit)\n", m->name, base);
+    if (m->name_why)
+        fprintf(stderr, "odegen: note: the model's name is '%s', from '%s' (%s)\n", m->name, base ? base + 1 : path,
+                m->name_why);
 }
 
 int main(int argc, char **argv)

@@ -37,6 +37,9 @@ suite "real XPPAUT files written by others (issue 20)" $PY tests/xpp/test_real.p
 suite "global events located as events" $PY tests/xpp/test_globals.py
 suite "initial values of parameters, sets, table files" $PY tests/xpp/test_values.py
 suite "user names that clash with internal ones" $PY tests/names/test_names.py
+suite "model names (file names) that clash with internal ones" $PY tests/names/test_model_names.py
+suite "hostile file names: nothing runs, the build works" $PY tests/names/test_paths.py
+suite "translation time against the model's size" $PY tests/scale/test_scale.py
 suite "derivatives against finite differences" $PY tests/deriv/test_deriv.py
 suite "lyapunov and period (spectra, identities, impacts, periods)" $PY tests/lyapunov/test_lyapunov.py
 suite "teams of threads (loop form, team integrator, emulated teams)" bash tests/team/run.sh

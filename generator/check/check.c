@@ -34,22 +34,6 @@
 #include "front/expand.h"
 #include "front/precedence.h"
 
-static const char *model_name_from_path(const char *path)
-{
-    const char *base = strrchr(path, '/');
-    base = base ? base + 1 : path;
-    size_t n = strlen(base);
-    const char *dot = strrchr(base, '.');
-    if (dot && dot != base) n = (size_t)(dot - base);
-    char *name = arena_alloc(n + 3);
-    size_t k = 0;
-    if (n == 0 || isdigit((unsigned char)base[0])) name[k++] = 'm', name[k++] = '_';
-    for (size_t i = 0; i < n; i++)
-        name[k++] = isalnum((unsigned char)base[i]) ? base[i] : '_';
-    name[k] = '\0';
-    return name;
-}
-
 static void set_defaults(Model *m)
 {
     m->method = METH_RK4;
@@ -105,7 +89,7 @@ Model *check_program(const Program *prog, int precision)
     Model *m = arena_alloc(sizeof *m);
     c->m = m;
     m->path = prog->path;
-    m->name = model_name_from_path(prog->path);
+    m->name = model_name_from_path(prog->path, &m->name_why);
     set_defaults(m);
     m->single = precision == 1;
     Loc nowhere = {0, 0, 0, 0};

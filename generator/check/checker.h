@@ -162,6 +162,11 @@ void check_lyapunov(Checker *c, Node *d);
 void check_period(Checker *c, Node *d);
 void check_record(Checker *c, Node *d);
 
+/* ---- model_name.c: the model's C name, from its file's (why: NULL, or why
+ * it differs from the file's base name) */
+
+const char *model_name_from_path(const char *path, const char **why);
+
 /* ---- options.c: @ lines */
 
 void check_option(Checker *c, Node *it, Loc *dtmin_loc, Loc *dtmax_loc, int precision);

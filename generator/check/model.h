@@ -138,7 +138,8 @@ typedef enum Method {
 
 typedef struct Model {
     const char *path;        /* the .ode file as given */
-    const char *name;        /* C identifier made from the file's base name */
+    const char *name;        /* C identifier made from the file's base name (model_name.c) */
+    const char *name_why;    /* why it is not the base name, or NULL */
 
     Symbol **syms;           /* every declared symbol, for lookup */
     int nsyms, capsyms;

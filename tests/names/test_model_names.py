@@ -1,22 +1,24 @@
 #!/usr/bin/python3
-"""Model names (issue 19, D14): a model is named after its file (`ode.ode` is the model `ode`),
-and its name prefixes the library's API (ode_solver_create, ODE_STATUS_FINISHED, ODE_H, …).
-A file named like a family of identifiers that the generated code or its headers already use
-(`ode_`, `ODE_` of odegen's own code, `MPI_` of mpi.h, `F_OK` of unistd.h, …) must still give
-code that compiles: odegen renames such a model (`m_ode`, with a note) or its name is harmless.
+"""Model names (issue 19, D14): a model is named after its file (`duffing.ode` is the model
+`duffing`), and its name prefixes the library's API (duffing_solver_create, DUFFING_STATE_X,
+DUFFING_H, …).  A file named like a family of identifiers that the generated code or its headers
+already use (`ode.ode` would make ODE_STATUS_FINISHED twice; MPI_Comm.ode MPI_Comm_set_name) must
+still give code that compiles: odegen renames such a model (`m_ode`, with a note saying why).
 
-The identifiers are those of the generated code itself, preprocessed as the compilers see it:
-NAME.cu as C with OpenMP (and again with -DODE_MPI and mpi.h, when mpicc is installed), and
-NAME_main.c with -DODE_HDF5 and hdf5.h (when HDF5 is installed), with the macros they define.
-A family is every prefix of such an identifier that ends before a '_' (ODE, ODE_STATUS).
-Candidates for a model's name:
-  - every family of the first level (the part before the first '_'), as spelled and in lower
-    case (the API has both forms: NAME_solver_create and NAME_STATE_X);
-  - every deeper family that would meet an identifier of the code: NAME_s or NAME_S, for the
-    suffixes s and S that a model's name prefixes (learnt from a probe model), is one of them;
-  - names that start with '_' or a digit, and the C and C++ keywords.
-Each becomes FILE.ode; odegen must translate it and the generated code must compile (cc
--fsyntax-only: NAME.cu as C with OpenMP, and with MPI; NAME_main.c with HDF5).
+Which names can meet an identifier is computed here, from the compilers of this machine: the
+generated code of a probe model, preprocessed as they see it (NAME.cu as C with OpenMP, again
+with -DODE_MPI and mpi.h when mpicc is installed; NAME_main.c with -DODE_HDF5 and hdf5.h when
+HDF5 is), gives every identifier declared at file scope (outside braces and parentheses, and
+enum constants) and every macro; the probe's own code gives its identifiers (locals too) and
+what a model's name prefixes: the suffixes s of NAME_s and S of NAME_S.  A name N is a
+candidate when N_s or N_S (N in capitals) is one of those identifiers — the complete list of
+names that could clash — and so are, as a control, the first part (before '_') of every
+eighth identifier of the generated code, C and C++ keywords, and names that start with '_' or
+a digit.
+
+Each candidate becomes FILE.ode (as spelled, and in lower case); odegen must translate it and
+the generated code must compile (cc -fsyntax-only: NAME.cu as C with OpenMP, with MPI; the
+runner's NAME_main.c with HDF5).
 
 Run: /usr/bin/python3 tests/names/test_model_names.py
 """
@@ -96,47 +98,71 @@ def generate(folder, stem):
     return re.search(r"^NAME := (\S+)$", make, re.M).group(1), None
 
 
+def file_scope(text):
+    """The identifiers a preprocessed C file declares at file scope (approximately: outside
+    braces and parentheses, and the constants of enums), with what declares them."""
+    out, depth, paren, enums, after_enum = set(), 0, 0, [], False
+    for tok in re.findall(r"[A-Za-z_]\w*|[{}()]", re.sub(r"^\s*#.*$", " ", text, flags=re.M)):
+        if tok == "{":
+            depth += 1
+            if after_enum:
+                enums.append(depth)
+        elif tok == "}":
+            if enums and enums[-1] == depth:
+                enums.pop()
+            depth -= 1
+        elif tok == "(":
+            paren += 1
+        elif tok == ")":
+            paren -= 1
+        elif paren == 0 and (depth == 0 or (enums and enums[-1] == depth)):
+            out.add(tok)
+        after_enum = tok == "enum" or (after_enum and tok not in "{}()")
+    return out
+
+
 def probe():
-    """Every identifier the code and its headers see, and what a model's name prefixes."""
+    """The identifiers a model's name could meet, what it prefixes (NAME_s, NAME_S), and the
+    identifiers of the generated code itself."""
     tmp = tempfile.mkdtemp(prefix="names-probe-")
     try:
         name, err = generate(tmp, "zzprobe")
         check(name == "zzprobe", "probe: %s %s" % (name, err))
         gen = os.path.join(tmp, "gen")
-        texts = [open(os.path.join(gen, f)).read() for f in os.listdir(gen)]
-        seen = set()
+        own = identifiers("\n".join(open(os.path.join(gen, f)).read() for f in os.listdir(gen)))
+        seen = set(own)
         for label, cmd, which in compiles():
             src = os.path.join(gen, "zzprobe.cu" if which == "cu" else "zzprobe_main.c")
             cmd = [a for a in cmd if a not in ("-fsyntax-only", "-Werror=implicit-function-declaration")]
             rc, pre, err = output(cmd + ["-E", src])
             check(rc == 0, "%s -E: %s" % (label, err[-1000:]))
-            seen |= identifiers(pre)
+            seen |= file_scope(pre)
             rc, defs, err = output(cmd + ["-E", "-dM", src])
             check(rc == 0, "%s -E -dM: %s" % (label, err[-1000:]))
             seen |= set(re.findall(r"^#define (\w+)", defs, re.M))
-        own = identifiers("\n".join(texts))
         low = {i[len("zzprobe"):] for i in own if i.startswith("zzprobe")}
         up = {i[len("ZZPROBE"):] for i in own if i.startswith("ZZPROBE")}
         seen = {i for i in seen if not i.lower().startswith("zzprobe")}
-        return seen, low, up
+        own = {i for i in own if not i.lower().startswith("zzprobe")}
+        return seen, low, up, own
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 
 
 def candidates():
-    seen, low, up = probe()
-    names = set(KEYWORDS) | {"_x", "__y", "_", "3body", "Ode", "ODE", "ode", "odegen", "ODEGEN"}
+    seen, low, up, own = probe()
+    names = set(KEYWORDS) | {"_x", "__y", "_", "3body", "Ode", "ODE", "ode", "odegen", "ODEGEN", "cuda", "omp"}
     for ident in seen:
-        parts = ident.split("_")
-        for k in range(1, len(parts)):
-            fam = "_".join(parts[:k])
-            if not re.match(r"[A-Za-z][A-Za-z0-9_]*$", fam):
-                continue
-            if k == 1:
-                names |= {fam, fam.lower()}
-            elif {fam + s for s in low} & seen or {fam.upper() + s for s in up} & seen:
-                names |= {fam, fam.lower()}
-    # (names differing only in case make the same files on a case-insensitive disk: tried apart)
+        for s in low:
+            if ident.endswith(s) and len(ident) > len(s):
+                names.add(ident[:-len(s)])
+        for s in up:
+            if ident.endswith(s) and len(ident) > len(s):
+                names.add(ident[:-len(s)])
+    # a control of the reasoning above: every eighth first part of the code's own identifiers
+    names |= set(sorted({i.split("_")[0] for i in own if "_" in i.strip("_")})[::8])
+    names = {n for n in names if re.match(r"[A-Za-z0-9_]+$", n)}
+    names |= {n.lower() for n in names}
     return sorted(names), len(seen)
 
 

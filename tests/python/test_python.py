@@ -756,8 +756,8 @@ def test_command_line():
     p = subprocess.run([odegen_bin, "3body.ode"], cwd=d, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     want = ("odegen: wrote m_3body/: m_3body.cu, m_3body.h, m_3body_main.c, Makefile\n"
             "odegen: build with: make -C m_3body   (the runner m_3body/m_3body and the library m_3body/libm_3body.a)\n"
-            "odegen: note: the model's name is 'm_3body', from '3body.ode' (C names: letters, digits and _, not "
-            "starting with a digit)\n")
+            "odegen: note: the model's name is 'm_3body', from '3body.ode' (a C name does not start with a "
+            "digit)\n")
     check(p.returncode == 0 and p.stderr == want and p.stdout == "", "odegen 3body.ode: %r" % p.stderr)
     p = subprocess.run([odegen_bin, "3body.ode", "-q", "-o", "x", "--option", "dt=0.02"], cwd=d,
                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
