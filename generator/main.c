@@ -52,52 +52,76 @@ static bool make_dirs(const char *path)
     return mkdir(p, 0777) == 0 || errno == EEXIST;
 }
 
-/* A file odegen may replace: absent, or carrying the marker in its first line. */
+/* Whether odegen may replace path: absent, or a file carrying the marker in
+ * its first line.  If not, says why (an error) and returns false. */
 static bool ours_or_absent(const char *path)
 {
+    struct stat st;
+    if (stat(path, &st) != 0) {
+        if (errno == ENOENT) return true;
+        fprintf(stderr, "odegen: error: cannot write '%s': %s\n", path, strerror(errno));
+        return false;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        fprintf(stderr, "odegen: error: refusing to overwrite '%s': it is not a regular file\n", path);
+        return false;
+    }
     FILE *f = fopen(path, "rb");
-    if (!f) return errno == ENOENT;
+    if (!f) {
+        fprintf(stderr, "odegen: error: cannot read '%s' (to see whether odegen wrote it): %s\n", path, strerror(errno));
+        return false;
+    }
     char line[512] = "";
     bool ours = fgets(line, sizeof line, f) && strstr(line, GENERATED_MARKER);
     fclose(f);
+    if (!ours) fprintf(stderr, "odegen: error: refusing to overwrite '%s': it was not written by odegen\n", path);
     return ours;
 }
 
-static bool write_file(const char *path, const Buf *text)
+/* The text into a temporary file beside path (NULL, and errno, on failure). */
+static const char *write_temporary(const char *path, const Buf *text)
 {
     char *tmp = arena_printf("%s.tmp%ld", path, (long)getpid());
-    FILE *f = fopen(tmp, "wb");
-    if (!f) return false;
+    FILE *f = fopen(tmp, "wbx");
+    if (!f) return NULL;
     bool ok = fwrite(text->data, 1, text->len, f) == text->len;
+    ok &= fflush(f) == 0;
     ok &= fclose(f) == 0;
-    if (ok && rename(tmp, path) == 0) return true;
+    if (ok) return tmp;
     int saved = errno;
     remove(tmp);
     errno = saved;
-    return false;
+    return NULL;
 }
 
+/* Every file, or none: each is written beside its place first, and all are
+ * moved into place only when all were written. */
 static int write_outputs(const char *dir, GeneratedFile files[GENERATED_FILES])
 {
+    struct stat st;
+    if (stat(dir, &st) == 0 && !S_ISDIR(st.st_mode)) {   /* -o FILE, -o /dev/full */
+        fprintf(stderr, "odegen: error: cannot write into '%s': not a directory\n", dir);
+        return 1;
+    }
     if (!make_dirs(dir)) {
         fprintf(stderr, "odegen: error: cannot create directory '%s': %s\n", dir, strerror(errno));
         return 1;
     }
+    const char *paths[GENERATED_FILES], *tmps[GENERATED_FILES] = {0};
     for (int i = 0; i < GENERATED_FILES; i++) {
-        const char *path = arena_printf("%s/%s", dir, files[i].name);
-        if (!ours_or_absent(path)) {
-            fprintf(stderr, "odegen: error: refusing to overwrite '%s': it was not written by odegen\n", path);
-            return 1;
-        }
+        paths[i] = arena_printf("%s/%s", dir, files[i].name);
+        if (!ours_or_absent(paths[i])) return 1;
     }
-    for (int i = 0; i < GENERATED_FILES; i++) {
-        const char *path = arena_printf("%s/%s", dir, files[i].name);
-        if (!write_file(path, &files[i].text)) {
-            fprintf(stderr, "odegen: error: cannot write '%s': %s\n", path, strerror(errno));
-            return 1;
-        }
-    }
-    return 0;
+    int failed = -1, saved = 0;
+    for (int i = 0; i < GENERATED_FILES && failed < 0; i++)
+        if (!(tmps[i] = write_temporary(paths[i], &files[i].text))) failed = i, saved = errno;
+    for (int i = 0; i < GENERATED_FILES && failed < 0; i++)
+        if (rename(tmps[i], paths[i]) != 0) failed = i, saved = errno;
+    if (failed < 0) return 0;
+    for (int i = 0; i < GENERATED_FILES; i++)
+        if (tmps[i]) remove(tmps[i]);
+    fprintf(stderr, "odegen: error: cannot write '%s': %s\n", paths[failed], strerror(saved));
+    return 1;
 }
 
 /* `--option NAME=VALUE`: an S_ASSIGN as in `@ NAME=VALUE` (a number, else a

@@ -97,7 +97,7 @@ char *read_file(const char *path, size_t max, bool pipes, size_t *len)
 const char *read_file_error(int err)
 {
     switch (err) {
-    case ENODEV: return "not a regular file (a device such as /dev/zero, or a socket)";
+    case ENODEV: return "not a file or a pipe (odegen reads those to their end; a device such as /dev/zero has none)";
     case EFBIG: return "too large";
     default: return strerror(err);
     }

@@ -78,10 +78,11 @@ done
 [ "$cases" -ge 40 ] || failed "only $cases cases (at least 40 expected)"
 
 # ---- the command line
+run_odegen() { exec "$ODEGEN" "$@"; }
 cli() {     # cli STATUS 'expected first line of stderr' ARGS…
     local want_rc=$1 want=$2
     shift 2
-    (cd "$T" && exec "$ODEGEN" "$@") >/dev/null 2>"$T/err"
+    (cd "$T" && run_odegen "$@") >/dev/null 2>"$T/err"
     local rc=$?
     local got
     got=$(head -n 1 "$T/err")
@@ -109,6 +110,32 @@ printf "x' = -x\n@ meth=bogus, zz=1\n" >"$T/lenient.ode"   # in a file, XPPAUT's
 cli 0 "lenient.ode:2:8: note: XPPAUT reads a method by its first letter: 'bogus' is its backeul; XPPAUT's backeul (backward Euler with the fixed step dt, first order) runs as rodas5p, odegen's stiff Rosenbrock 5(4), adaptive with toler and atoler (dt is its first step): results agree within backward Euler's own error, of order dt" lenient.ode --check
 : >"$T/plain"
 cli 1 "odegen: error: cannot create directory 'plain/sub': Not a directory" ok.ode -o plain/sub
+# -o a file or a device: not a directory (issue 19, D17); an unrelated file in DIR is never replaced
+cli 1 "odegen: error: cannot write into 'plain': not a directory" ok.ode -o plain
+cli 1 "odegen: error: cannot write into '/dev/full': not a directory" ok.ode -o /dev/full
+mkdir -p "$T/taken/ok.cu" "$T/other" && printf 'mine\n' >"$T/other/ok.h"
+cli 1 "odegen: error: refusing to overwrite 'taken/ok.cu': it is not a regular file" ok.ode -o taken
+cli 1 "odegen: error: refusing to overwrite 'other/ok.h': it was not written by odegen" ok.ode -o other
+[ "$(ls "$T/other")" = ok.h ] && [ "$(cat "$T/other/ok.h")" = mine ] || failed "-o other: $(ls "$T/other")"
+# what is read is bounded (issue 19, D8): a device that never ends, a file or a pipe beyond 16 MiB.
+# These run the translator without sanitizers (which need the address space) in 2 GB of it and
+# 60 s: unbounded, it read /dev/zero until memory ran out.
+run_odegen() { ulimit -v 2000000; exec timeout 60 "$root/build/odegen" "$@"; }
+cli 1 "odegen: error: cannot read '/dev/zero': not a file or a pipe (odegen reads those to their end; a device such as /dev/zero has none)" /dev/zero
+truncate -s 17M "$T/big.ode"
+cli 1 "odegen: error: cannot read 'big.ode': larger than 16 MiB, the largest model odegen reads" big.ode
+mkfifo "$T/big.fifo" && { head -c 20000000 /dev/zero >"$T/big.fifo" 2>/dev/null & }
+cli 1 "odegen: error: cannot read 'big.fifo': larger than 16 MiB, the largest model odegen reads" big.fifo
+wait
+run_odegen() { exec "$ODEGEN" "$@"; }
+# a pipe that ends is a model; a file whose name starts with '-' comes after --
+mkfifo "$T/pipe.ode" && { printf "x' = -x\n" >"$T/pipe.ode" & }
+(cd "$T" && "$ODEGEN" -q pipe.ode -o piped) || failed "a model from a pipe"
+wait
+[ -f "$T/piped/pipe.cu" ] || failed "a model from a pipe: nothing written"
+cp "$T/ok.ode" "$T/-x.ode"
+(cd "$T" && "$ODEGEN" -q -o dashed -- -x.ode) && [ -f "$T/dashed/m__x.cu" ] ||
+    failed "odegen -- -x.ode: $(ls "$T/dashed" 2>&1)"
 
 # ---- a typo anywhere in a model gets a message that points at it
 /usr/bin/python3 "$here/typos.py" || failed "typos.py"
