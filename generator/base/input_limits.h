@@ -9,6 +9,10 @@
 #define MODEL_MAX_BYTES (16u * 1024 * 1024)
 #define MODEL_MAX_TEXT "16 MiB"
 
+/* A table's number of values (computed, or read from a file): 10^7. */
+#define TABLE_MAX_POINTS 10000000
+#define TABLE_MAX_POINTS_TEXT "10^7"
+
 /* A table file (`table f FILE`): 256 MiB. */
 #define TABLE_FILE_MAX_BYTES (256u * 1024 * 1024)
 #define TABLE_FILE_MAX_TEXT "256 MiB"

@@ -41,21 +41,26 @@ int name_distance(const char *a, const char *b)
     return d[n][m];
 }
 
+/* 0 if a file of this type may be read, else the errno that says why not. */
+static int readable(const struct stat *st, size_t max, bool pipes)
+{
+    if (S_ISDIR(st->st_mode)) return EISDIR;
+    if (!S_ISREG(st->st_mode) && !(pipes && S_ISFIFO(st->st_mode))) return ENODEV;   /* /dev/zero never ends */
+    if (S_ISREG(st->st_mode) && (unsigned long long)st->st_size > max) return EFBIG;
+    return 0;
+}
+
 char *read_file(const char *path, size_t max, bool pipes, size_t *len)
 {
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return NULL;
+    /* The type first, by name: a device or an unwanted pipe is never opened
+     * (opening a pipe waits for its writer); then again on what was opened. */
     struct stat st;
-    int why = 0;
-    if (fstat(fd, &st) != 0)
+    int why = stat(path, &st) != 0 ? errno : readable(&st, max, pipes);
+    int fd = why ? -1 : open(path, O_RDONLY | O_CLOEXEC);
+    if (!why && fd < 0)
         why = errno;
-    else if (S_ISDIR(st.st_mode))
-        why = EISDIR;
-    else if (!S_ISREG(st.st_mode) && !(pipes && S_ISFIFO(st.st_mode)))
-        why = ENODEV;   /* a device (/dev/zero never ends), a socket */
-    else if (S_ISREG(st.st_mode) && (unsigned long long)st.st_size > max)
-        why = EFBIG;
+    if (!why)
+        why = fstat(fd, &st) != 0 ? errno : readable(&st, max, pipes);
     size_t cap = 1 << 16, n = 0;
     char *buf = why ? NULL : malloc(cap);
     if (!why && !buf)
@@ -83,7 +88,8 @@ char *read_file(const char *path, size_t max, bool pipes, size_t *len)
                 buf = bigger;
         }
     }
-    close(fd);
+    if (fd >= 0)
+        close(fd);
     if (why) {
         free(buf);
         errno = why;

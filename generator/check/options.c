@@ -27,7 +27,8 @@ static void set_positive(const Node *it, double *dst)
 {
     double v;
     if (!option_number(it, &v)) return;
-    if (!(v > 0) || !isfinite(v)) error_at(it->rhs->loc, "%s must be positive", it->name);
+    if (!isfinite(v)) error_at(it->rhs->loc, "%s must be finite", it->name);
+    else if (!(v > 0)) error_at(it->rhs->loc, "%s must be positive", it->name);
     else *dst = v;
 }
 

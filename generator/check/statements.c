@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "base/arena.h"
+#include "base/input_limits.h"
 #include "base/util.h"
 #include "check/checker.h"
 #include "check/tables.h"
@@ -137,8 +138,13 @@ void check_table(Checker *c, Node *d)
         return;
     }
     const Node *np = d->items, *lo = np->next, *hi = lo->next;
-    if (!(np->num >= 2 && np->num <= 10000000 && np->num == floor(np->num))) {
-        error_at(np->loc, "a table has a whole number of values, at least 2 (table f %% NPTS XLO XHI FORMULA)");
+    if (np->num > TABLE_MAX_POINTS && isfinite(np->num)) {
+        error_at(np->loc, "a table has at most " TABLE_MAX_POINTS_TEXT " values (odegen's limit), not %.6g", np->num);
+        return;
+    }
+    if (!(np->num >= 2 && np->num <= TABLE_MAX_POINTS && np->num == floor(np->num))) {
+        error_at(np->loc, "a table's number of values is a whole number from 2 to " TABLE_MAX_POINTS_TEXT
+                          " (table f %% NPTS XLO XHI FORMULA)");
         return;
     }
     if (!(lo->num < hi->num) || !isfinite(lo->num) || !isfinite(hi->num)) {

@@ -141,9 +141,14 @@ bool table_read_file(Table *t, const char *ode_path, const char *file, Loc where
         line++;
     }
     double n, xlo, xhi;
-    if (!line || !number_on_line(line, &n) || n != floor(n) || n < 2 || n > 10000000) {
-        error_at(where, "%s:%d: the first line of a table file is its number of values (at least 2), "
-                        "after 'i' for steps or 's' for a cubic", path, lineno ? lineno : 1);
+    if (line && number_on_line(line, &n) && n > TABLE_MAX_POINTS) {
+        error_at(where, "%s:%d: a table has at most " TABLE_MAX_POINTS_TEXT " values (odegen's limit), not %.6g", path,
+                 lineno ? lineno : 1, n);
+        return false;
+    }
+    if (!line || !number_on_line(line, &n) || n != floor(n) || n < 2) {
+        error_at(where, "%s:%d: the first line of a table file is its number of values (a whole number from 2 to "
+                        TABLE_MAX_POINTS_TEXT "), after 'i' for steps or 's' for a cubic", path, lineno ? lineno : 1);
         return false;
     }
     line = next_line(&p, &lineno);

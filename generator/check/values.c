@@ -48,6 +48,9 @@ void evaluate_numbers(Checker *c)
         Symbol *s = m->numbers[i];
         if (s->visiting == 2 && !eval_const(c, s->expr, &s->value) && !reported[s->index])
             error_at(s->expr->loc, "the value of number '%s' is not a constant", s->name);
+        else if (s->visiting == 2 && !reported[s->index] && !isfinite(s->value))
+            error_at(s->expr->loc, "number '%s' is %s: a number must be finite", s->name,
+                     isnan(s->value) ? "NaN" : s->value > 0 ? "inf" : "-inf");
     }
 }
 

@@ -108,6 +108,7 @@ BAD_TABLES = {
     "3\n0\n1\n0\n2\n": "the table has 3 values, the file 2",
     "3\n0\n1\n0\nabc\n2\n": "f.tab:5: a table value is one finite number a line",
     "q3\n0\n1\n0\n1\n2\n": "f.tab:1: the first line of a table file is its number of values",
+    "1000000000\n0\n1\n0\n": "f.tab:1: a table has at most 10^7 values (odegen's limit), not 1e+09",
 }
 
 
@@ -122,6 +123,13 @@ def test_table_files():
         p = subprocess.run([ODEGEN, "--check", "model/m.ode"], cwd=tmp, stdout=subprocess.PIPE,
                            stderr=subprocess.PIPE, text=True)
         check(p.returncode == 0, "a table next to the model, odegen run from above: %s" % p.stderr)
+        os.mkfifo(os.path.join(tmp, "model", "data", "g.tab"))   # a pipe is no table file (never opened)
+        with open(os.path.join(tmp, "model", "g.ode"), "w") as f:
+            f.write(TABLE_MODEL.replace("f.tab", "g.tab"))
+        p = subprocess.run([ODEGEN, "--check", "model/g.ode"], cwd=tmp, stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, text=True, timeout=60)
+        check(p.returncode == 1 and "the table file 'model/data/g.tab' is not a file" in p.stderr,
+              "a pipe as a table file: %s" % p.stderr)
         for text, message in BAD_TABLES.items():
             with open(os.path.join(tmp, "model", "data", "f.tab"), "w") as f:
                 f.write(text)
