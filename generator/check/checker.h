@@ -29,6 +29,7 @@ typedef struct Checker {
     const double *frame;       /* the arguments of the user function being evaluated */
     int calls;                 /* user functions being evaluated, nested */
     const char *origin;        /* the array element being resolved ("x[j+1] with j = 3"), or NULL */
+    bool sums_refused;         /* a sum went beyond SUM_MAX_TERMS (said once) */
     const char **refused;      /* names of refused statements (a map's x, wiener's w): not */
     int nrefused;              /* reported again as unknown where they are used */
     /* calls of user functions met while the definitions are resolved: checked

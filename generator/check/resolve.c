@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "base/arena.h"
+#include "base/input_limits.h"
 #include "base/builtins.h"
 #include "base/util.h"
 #include "check/checker.h"
@@ -144,13 +145,17 @@ static void resolve_sum(Checker *c, Node *n, const Ctx *ctx)
         error_at(n->loc, "a sum's indices are whole numbers (of at most a million): sum(%g,%g)", first, last);
         return;
     }
-    if (last - first >= 100000) {
-        error_at(n->loc, "a sum of %.0f terms: odegen writes every term out, at most 100000", last - first + 1);
-        return;
-    }
     Node *terms = sum_expand(n, (long)first, (long)last);
-    if (!terms) {
-        error_at(n->loc, "the sums of this file write out more than 4 million terms");
+    if (!terms) {   /* once for the file: an array of such sums would say it for each element */
+        const char *why = "odegen writes every term of a sum into the generated code, at most " SUM_MAX_TERMS_TEXT
+                          " in all the sums of a file (the C compiler's time grows faster than their number)";
+        if (c->sums_refused) return;
+        c->sums_refused = true;
+        if (last - first + 1 > SUM_MAX_TERMS)
+            error_at(n->loc, "a sum of %.0f terms: %s", last - first + 1, why);
+        else
+            error_at(n->loc, "with this sum (%.0f terms), the sums of this file write out more than %d terms: %s",
+                     last - first + 1, SUM_MAX_TERMS, why);
         return;
     }
     Node *next = n->next;

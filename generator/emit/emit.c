@@ -372,8 +372,8 @@ static void emit_acc_init(Emitter *E)
             refs_remove_at(&r, k);
             break;
         }
-    E->expand_values = true;
     emit_locals(E, &r, &none, STATES_FROM_SYSTEM, true, 0);
+    emit_computed(E, &r);
     for (int i = 0; i < m->nacc; i++) {
         const Symbol *s = m->accs[i];
         if (!s->expr) {
@@ -386,7 +386,6 @@ static void emit_acc_init(Emitter *E)
         buf_puts(E->out, ";\n");
         to_generated(E);
     }
-    E->expand_values = false;
     buf_puts(E->out, "}\n\n");
 }
 
@@ -430,14 +429,13 @@ static void emit_fields(Emitter *E)
         Refs r = {0}, none = {0};
         refs_expr(&r, m->aux[i]->expr);
         buf_printf(o, "    case %d: {   /* aux %s */\n", code++, m->aux[i]->name);
-        E->expand_values = true;
         emit_locals(E, &r, &none, STATES_FROM_SYSTEM, true, 0);
+        emit_computed(E, &r);
         to_user_line(E, m->aux[i]->expr_line.line);
         buf_puts(o, "        return ");
         emit_value(E, m->aux[i]->expr, 0);
         buf_puts(o, ";\n");
         to_generated(E);
-        E->expand_values = false;
         buf_puts(o, "    }\n");
     }
     for (int i = 0; i < m->nacc; i++) buf_printf(o, "    case %d: return ode_s->acc[%d];\n", code++, i);

@@ -190,8 +190,14 @@ void emit_locals(Emitter *E, const Refs *r, const Refs *assigned, StateSource sr
     }
 }
 
-/* Temporaries (in dependency order), then aux, that the piece reads. */
-void emit_computed(Emitter *E, const Refs *r)
+static void indent(Buf *o, int depth)
+{
+    for (int i = 0; i < depth; i++) buf_puts(o, "    ");
+}
+
+/* Temporaries (in dependency order), then aux, that the piece reads, each
+ * once, as locals at the given depth. */
+static void emit_computed_at(Emitter *E, const Refs *r, int depth)
 {
     const Model *m = E->m;
     for (int pass = 0; pass < 2; pass++) {
@@ -201,12 +207,23 @@ void emit_computed(Emitter *E, const Refs *r)
             const Symbol *s = syms[i];
             if (!refs_has(r, s)) continue;
             to_user_line(E, s->expr_line.line);
-            buf_printf(E->out, "    const ode_real %s = ", s->cname);
+            indent(E->out, depth);
+            buf_printf(E->out, "const ode_real %s = ", s->cname);
             emit_value(E, s->expr, 0);
             buf_puts(E->out, ";\n");
         }
     }
     to_generated(E);
+}
+
+void emit_computed(Emitter *E, const Refs *r) { emit_computed_at(E, r, 1); }
+
+/* Whether an expression reads a temporary or an aux (directly or not). */
+static bool reads_computed(const Refs *r)
+{
+    for (int i = 0; i < r->n; i++)
+        if (r->s[i]->kind == SYM_TEMP || r->s[i]->kind == SYM_AUX) return true;
+    return false;
 }
 
 /* Writable copies go back to the system after a block. */
@@ -223,14 +240,23 @@ static void emit_write_back(Emitter *E, const Refs *assigned)
     }
 }
 
-static void indent(Buf *o, int depth)
-{
-    for (int i = 0; i < depth; i++) buf_puts(o, "    ");
-}
-
+/* A block's statements in order.  A statement that reads temporaries or aux
+ * (through what it assigns or tests) gets them first, at the values of the
+ * states, accessories and window at that point, in a scope of its own: each
+ * computed once, however many times the expressions name them (written out
+ * at each use, nested temporaries made text exponential in their depth:
+ * issue 19, D7). */
 static void emit_statements(Emitter *E, const Node *stmts, int depth)
 {
     for (const Node *s = stmts; s; s = s->next) {
+        Refs read = {0};
+        refs_expr(&read, s->kind == S_IF ? s->cond : s->rhs);
+        const bool scoped = (s->kind == S_IF || (s->kind == S_ASSIGN && s->sym)) && reads_computed(&read);
+        if (scoped) {
+            indent(E->out, depth);
+            buf_puts(E->out, "{\n");
+            emit_computed_at(E, &read, ++depth);
+        }
         if (s->kind == S_ASSIGN && s->sym) {
             to_user_line(E, s->loc.line);
             indent(E->out, depth);
@@ -252,6 +278,11 @@ static void emit_statements(Emitter *E, const Node *stmts, int depth)
             }
             buf_puts(E->out, "}\n");
         }
+        if (scoped) {
+            to_generated(E);
+            indent(E->out, --depth);
+            buf_puts(E->out, "}\n");
+        }
     }
 }
 
@@ -261,11 +292,9 @@ void emit_block_body(Emitter *E, const Node *a, const Node *b, int event)
     Refs r = {0}, assigned = {0};
     refs_block(&r, &assigned, a);
     refs_block(&r, &assigned, b);
-    E->expand_values = true;
     emit_locals(E, &r, &assigned, STATES_FROM_SYSTEM, true, event);
     emit_statements(E, a, 1);
     emit_statements(E, b, 1);
     to_generated(E);
     emit_write_back(E, &assigned);
-    E->expand_values = false;
 }

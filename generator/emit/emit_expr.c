@@ -84,13 +84,6 @@ static bool is_simple(const Node *n)
 static void emit_name(Emitter *E, const Node *n)
 {
     const Symbol *s = n->sym;
-    if (E->expand_values && (s->kind == SYM_TEMP || s->kind == SYM_AUX)) {
-        /* Blocks see temporaries and aux at the current state: written out. */
-        buf_puts(E->out, "(");
-        emit_value(E, s->expr, 0);
-        buf_puts(E->out, ")");
-        return;
-    }
     if (s->kind == SYM_COUNT) {
         buf_puts(E->out, "count");
         return;

@@ -20,7 +20,6 @@ typedef struct Emitter {
     const char *path_comment; /* … and in a comment */
     bool in_user_line;        /* a #line into the .ode file is in force */
     bool single;              /* float precision */
-    bool expand_values;       /* blocks: temporaries and aux are written inline */
     unsigned long long powers;/* bit k: the helper for x^k (2 ≤ k < 64) is needed */
     TimeTrig trig;            /* the right-hand side's sin/cos of time (deriv/time_trig.c) */
     bool use_trig;            /* inside ode_model_rhs: read them from ode_tr */

@@ -16,13 +16,15 @@
 #include <string.h>
 
 #include "base/arena.h"
+#include "base/input_limits.h"
 #include "front/diag.h"
 
 enum { MAX_INDEX = 1000000, MAX_COPIES = 100000 };
 
-/* What the arrays and sums of one file may write out in all: beyond, the
- * generated code would not compile in any reasonable time anyway. */
-enum { MAX_STATEMENTS = 1000000, MAX_TERMS = 4000000 };
+/* What the arrays of one file may write out in all: beyond, the generated
+ * code would not compile in any reasonable time anyway.  (Sums: at most
+ * SUM_MAX_TERMS terms in all, base/input_limits.h.) */
+enum { MAX_STATEMENTS = 1000000 };
 static long statements_written, terms_written;
 
 /* ------------------------------------------------------------------ the bracket's text */
@@ -419,9 +421,9 @@ Node *sum_expand(const Node *sum, long first, long last)
 {
     if (last < first)
         return ast_num(sum->loc, "0");
-    terms_written += last - first + 1;
-    if (terms_written > MAX_TERMS)
+    if (terms_written + (last - first + 1) > SUM_MAX_TERMS)
         return NULL;
+    terms_written += last - first + 1;
     Node *e = add_terms(sum, first, last);
     e->paren = true;
     return e;

@@ -22,6 +22,9 @@
 #      impacts, periods; registers of n = N = 2, 3, 4), and the GPU against
 #      the CPU on the Duffing (k, B) map and the valve (tests/gpu/lyapunov_agree.py)
 #  13. the stiff methods on the GPU, and CPU against GPU (tests/stiff/test_stiff.py)
+#  14. hostile file names built by nvcc and run on the GPU (tests/names/test_paths.py),
+#      and model names like the identifiers of nvcc's view of the code (cuda_runtime.h)
+#      compiled by nvcc (tests/names/test_model_names.py --nvcc)
 # Uses build/odegen as it is (flex and bison need not be on the GPU machine).
 set -u
 cd "$(dirname "$0")/../.."
@@ -50,5 +53,7 @@ step "run-time options on the GPU (--set == regenerated, options=)" env ODEGEN_J
 step "lyapunov and period on the GPU" env ODEGEN_REGISTERS=all $PY tests/lyapunov/test_lyapunov.py
 step "lyapunov and period, GPU against CPU (double, float)" $PY tests/gpu/lyapunov_agree.py
 step "stiff methods on the GPU (test set, events, float; CPU against GPU)" $PY tests/stiff/test_stiff.py
+step "hostile file names: nvcc, the runner and Python on the GPU" $PY tests/names/test_paths.py
+step "model names like CUDA's identifiers, nvcc" env ODEGEN_BACKEND=cpu ODEGEN_JOBS=8 $PY tests/names/test_model_names.py --nvcc
 [ $status = 0 ] && echo "test-gpu: all passed" || echo "test-gpu: FAILED"
 exit $status

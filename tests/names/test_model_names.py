@@ -20,7 +20,10 @@ Each candidate becomes FILE.ode (as spelled, and in lower case); odegen must tra
 the generated code must compile (cc -fsyntax-only: NAME.cu as C with OpenMP, with MPI; the
 runner's NAME_main.c with HDF5).
 
-Run: /usr/bin/python3 tests/names/test_model_names.py
+With --nvcc (tests/gpu/run.sh), the candidates are those of nvcc's view of the code (cuda_runtime.h
+and its macros) and each is compiled by nvcc -arch=sm_90.
+
+Run: /usr/bin/python3 tests/names/test_model_names.py [--nvcc]
 """
 import os
 import re
@@ -67,14 +70,25 @@ if HDF5 is None and os.path.exists("/usr/include/hdf5.h"):
     HDF5 = []
 
 
+NVCC = shutil.which("nvcc") or ("/usr/local/cuda/bin/nvcc" if os.access("/usr/local/cuda/bin/nvcc", os.X_OK) else None)
+WITH_NVCC = "--nvcc" in sys.argv   # (tests/gpu/run.sh: nvcc compiles, and the candidates are nvcc's)
+if WITH_NVCC:
+    sys.argv.remove("--nvcc")
+
+
 def compiles():
-    """The compile commands (cc -fsyntax-only) for a generated folder: (label, argv, file)."""
-    c = ["cc", "-std=c11", "-fopenmp", "-x", "c", "-fsyntax-only", "-Werror=implicit-function-declaration"]
-    jobs = [("cc", c, "cu")]
+    """How a generated folder is compiled: (label, compile argv, preprocess argv, which file)."""
+    if WITH_NVCC:
+        nv = [NVCC, "-arch=sm_90", "-x", "cu", "-Xcompiler", "-fopenmp"]
+        return [("nvcc", nv + ["-O0", "-c", "-o", os.devnull], nv + ["-E"], "cu")]
+    c = ["cc", "-std=c11", "-fopenmp", "-x", "c"]
+    check_only = ["-fsyntax-only", "-Werror=implicit-function-declaration"]
+    jobs = [("cc", c + check_only, c + ["-E"], "cu")]
     if MPI is not None:
-        jobs.append(("cc with MPI", c + ["-DODE_MPI"] + MPI, "cu"))
+        jobs.append(("cc with MPI", c + check_only + ["-DODE_MPI"] + MPI, c + ["-DODE_MPI"] + MPI + ["-E"], "cu"))
+    main_flags = ["-DODE_HDF5"] + HDF5 if HDF5 is not None else []
     jobs.append(("the runner's main" + (" with HDF5" if HDF5 is not None else ""),
-                 ["cc", "-fsyntax-only"] + (["-DODE_HDF5"] + HDF5 if HDF5 is not None else []), "main"))
+                 ["cc", "-fsyntax-only"] + main_flags, ["cc", "-E"] + main_flags, "main"))
     return jobs
 
 
@@ -131,13 +145,12 @@ def probe():
         gen = os.path.join(tmp, "gen")
         own = identifiers("\n".join(open(os.path.join(gen, f)).read() for f in os.listdir(gen)))
         seen = set(own)
-        for label, cmd, which in compiles():
+        for label, _, cmd, which in compiles():
             src = os.path.join(gen, "zzprobe.cu" if which == "cu" else "zzprobe_main.c")
-            cmd = [a for a in cmd if a not in ("-fsyntax-only", "-Werror=implicit-function-declaration")]
-            rc, pre, err = output(cmd + ["-E", src])
+            rc, pre, err = output(cmd + [src])
             check(rc == 0, "%s -E: %s" % (label, err[-1000:]))
             seen |= file_scope(pre)
-            rc, defs, err = output(cmd + ["-E", "-dM", src])
+            rc, defs, err = output(cmd + (["-Xcompiler", "-dM"] if WITH_NVCC else ["-dM"]) + [src])
             check(rc == 0, "%s -E -dM: %s" % (label, err[-1000:]))
             seen |= set(re.findall(r"^#define (\w+)", defs, re.M))
         low = {i[len("zzprobe"):] for i in own if i.startswith("zzprobe")}
@@ -151,7 +164,9 @@ def probe():
 
 def candidates():
     seen, low, up, own = probe()
-    names = set(KEYWORDS) | {"_x", "__y", "_", "3body", "Ode", "ODE", "ode", "odegen", "ODEGEN", "cuda", "omp"}
+    names = {"_x", "__y", "_", "3body", "Ode", "ODE", "ode", "odegen", "ODEGEN", "cuda", "omp"}
+    if not WITH_NVCC:
+        names |= set(KEYWORDS)
     for ident in seen:
         for s in low:
             if ident.endswith(s) and len(ident) > len(s):
@@ -160,7 +175,11 @@ def candidates():
             if ident.endswith(s) and len(ident) > len(s):
                 names.add(ident[:-len(s)])
     # a control of the reasoning above: every eighth first part of the code's own identifiers
-    names |= set(sorted({i.split("_")[0] for i in own if "_" in i.strip("_")})[::8])
+    # (with nvcc, whose compiles take a minute each: CUDA's own prefixes instead)
+    if WITH_NVCC:
+        names |= {"cuda", "CUDA", "cudart", "nv", "NV", "curand", "cub", "thrust", "dim3", "atomic", "warp"}
+    else:
+        names |= set(sorted({i.split("_")[0] for i in own if "_" in i.strip("_")})[::8])
     names = {n for n in names if re.match(r"[A-Za-z0-9_]+$", n)}
     names |= {n.lower() for n in names}
     return sorted(names), len(seen)
@@ -173,7 +192,7 @@ def try_name(stem):
         if err:
             return "%s.ode: %s" % (stem, err)
         gen = os.path.join(tmp, "gen")
-        for label, cmd, which in compiles():
+        for label, cmd, _, which in compiles():
             src = os.path.join(gen, name + (".cu" if which == "cu" else "_main.c"))
             rc, _, out = output(cmd + [src])
             if rc != 0:
@@ -190,7 +209,7 @@ def test_every_family():
     with ThreadPoolExecutor(int(os.environ.get("ODEGEN_JOBS", "2"))) as pool:
         failures = [f for f in pool.map(try_name, names) if f]
     print("    %d names tried (families of %d identifiers; %s)" % (
-        len(names), nseen, ", ".join(label for label, _, _ in compiles())))
+        len(names), nseen, ", ".join(label for label, _, _, _ in compiles())))
     check(not failures, "%d of %d names fail:\n%s" % (len(failures), len(names), "\n".join(failures[:40])))
 
 

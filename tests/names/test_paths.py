@@ -15,6 +15,8 @@ and for each: odegen (the ASan build), make (the generated Makefile, BACKEND=cpu
 and Python's odegen.load (two of the names, then a scan).  Every step must succeed, the
 runner's numbers must be the model's, and no CANARY file may appear anywhere.
 
+With ODEGEN_BACKEND=gpu (tests/gpu/run.sh), the same with nvcc (make BACKEND=cuda) on the GPU.
+
 Run: /usr/bin/python3 tests/names/test_paths.py
 """
 import os
@@ -24,7 +26,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "lib"))
-from odegen_test import ODEGEN, ROOT, Result, check, main  # noqa: E402
+from odegen_test import BACKEND, ODEGEN, ROOT, Result, check, main  # noqa: E402
 
 # What would run if a name escaped: each leaves a file whose name starts with CANARY.
 # (A table file's name in a .ode file has no blank, newline or '#': the lexer ends it there.)
@@ -116,7 +118,8 @@ def case_test(name):
                             os.path.exists(os.path.join(tmp, d, "Makefile")) and d != "out"]
                     check(len(made) == 1, "default output directory: %r" % made)
                     out = os.path.join(tmp, made[0])
-                p = subprocess.run(["make", "-s", "-C", out, "BACKEND=cpu", "CFLAGS=-O0"], stdout=subprocess.PIPE,
+                backend = "BACKEND=cuda" if BACKEND == "gpu" else "BACKEND=cpu"
+                p = subprocess.run(["make", "-s", "-C", out, backend, "CFLAGS=-O0"], stdout=subprocess.PIPE,
                                    stderr=subprocess.STDOUT)
                 check(p.returncode == 0, "make (%s): status %d\n%s" % (how, p.returncode, p.stdout.decode()[-3000:]))
                 check(not canaries(tmp), "something ran at make (%s): %s" % (how, canaries(tmp)))
@@ -124,7 +127,7 @@ def case_test(name):
                           if os.access(os.path.join(out, f), os.X_OK) and not f.endswith(".a") and
                           os.path.isfile(os.path.join(out, f))]
                 check(len(runner) == 1, "runners: %r" % runner)
-                p = subprocess.run([runner[0], "--backend", "cpu", "--quiet"], cwd=out, stdout=subprocess.PIPE,
+                p = subprocess.run([runner[0], "--backend", BACKEND, "--quiet"], cwd=out, stdout=subprocess.PIPE,
                                    stderr=subprocess.PIPE, text=True)
                 check(p.returncode == 0, "runner: status %d\n%s" % (p.returncode, p.stderr[-2000:]))
                 check_values(Result(p.stdout, p.stderr))
@@ -148,9 +151,10 @@ def test_python():
             f.write(repr(paths))
         script = ("import ast, os, odegen\n"
                   "for p in ast.literal_eval(open('paths').read()):\n"
-                  "    m = odegen.load(os.fsdecode(p), build='cpu', quiet=True)\n"
-                  "    r = m.run()\n"
-                  "    print(repr(float(r['x'][0])), repr(float(r['y'][0])))\n")
+                  "    m = odegen.load(os.fsdecode(p), build=%r, quiet=True)\n"
+                  "    r = m.run(backend=%r)\n"
+                  "    print(repr(float(r['x'][0])), repr(float(r['y'][0])))\n") % (
+                      "cuda" if BACKEND == "gpu" else "cpu", BACKEND)
         p = subprocess.run([sys.executable, "-c", script], cwd=tmp, env=env, stdout=subprocess.PIPE,
                            stderr=subprocess.PIPE, text=True)
         check(p.returncode == 0, "odegen.load: status %d\n%s" % (p.returncode, p.stderr[-3000:]))
