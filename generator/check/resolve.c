@@ -402,25 +402,53 @@ static bool implicit_has(const Symbol *f, const Symbol *s)
     return false;
 }
 
-/* The values f's body reads, directly or in the bodies of the functions it
- * calls (a cycle of calls is an error of the order pass; depth bounds it). */
-static void implicit_collect(Symbol *f, const Node *n, int depth)
+static void implicit_add(Symbol *f, Symbol *s)
+{
+    if (!implicit_has(f, s)) PUSH(f->implicit, f->nimplicit, s);
+}
+
+enum { MAX_CALL_DEPTH = 5000 };   /* as order.c's MAX_NESTING */
+
+typedef struct ImplicitWalk {
+    signed char *state;   /* by function index: 0 not yet, 1 being collected, 2 done */
+    int depth;            /* functions being collected, nested */
+} ImplicitWalk;
+
+static void implicit_of(ImplicitWalk *w, Symbol *f);
+
+/* The values n reads, into f's: names, and what the functions it calls read
+ * (each function's collected once: f_i(u)=f_{i-1}(f_{i-1}(u)) would otherwise
+ * walk 2^i bodies, as it did — issue 19, D7). */
+static void implicit_walk(ImplicitWalk *w, Symbol *f, const Node *n)
 {
     if (!n) return;
     if (n->kind == N_NAME && n->sym) {
         switch (n->sym->kind) {
-        case SYM_STATE: case SYM_TEMP: case SYM_AUX: case SYM_TIME: case SYM_WINDOW:
-            if (!implicit_has(f, n->sym)) PUSH(f->implicit, f->nimplicit, n->sym);
-            break;
+        case SYM_STATE: case SYM_TEMP: case SYM_AUX: case SYM_TIME: case SYM_WINDOW: implicit_add(f, n->sym); break;
         default: break;
         }
     }
-    if (n->kind == N_CALL && n->sym && n->sym->kind == SYM_FUNC && n->sym != f && depth < 64)
-        implicit_collect(f, n->sym->expr, depth + 1);
-    implicit_collect(f, n->lhs, depth);
-    implicit_collect(f, n->rhs, depth);
-    implicit_collect(f, n->cond, depth);
-    for (const Node *a = n->args; a; a = a->next) implicit_collect(f, a, depth);
+    if (n->kind == N_CALL && n->sym && n->sym->kind == SYM_FUNC && n->sym != f) {
+        Symbol *g = n->sym;
+        implicit_of(w, g);   /* (a cycle of calls, an error of the order pass: g's values so far) */
+        for (int k = 0; k < g->nimplicit; k++) implicit_add(f, g->implicit[k]);
+    }
+    implicit_walk(w, f, n->lhs);
+    implicit_walk(w, f, n->rhs);
+    implicit_walk(w, f, n->cond);
+    for (const Node *a = n->args; a; a = a->next) implicit_walk(w, f, a);
+}
+
+/* The values f's body reads, directly or in the bodies of the functions it
+ * calls.  (Calls nested deeper than the order pass allows are an error there.) */
+static void implicit_of(ImplicitWalk *w, Symbol *f)
+{
+    if (w->state[f->index] || w->depth >= MAX_CALL_DEPTH) return;
+    w->state[f->index] = 1;
+    w->depth++;
+    implicit_walk(w, f, f->expr);
+    w->depth--;
+    w->state[f->index] = 2;
 }
 
 /* Function bodies first: what each reads decides where it may be called and
@@ -437,7 +465,8 @@ static void resolve_functions(Checker *c)
         x.func = m->funcs[i];
         resolve_expr(c, m->funcs[i]->expr, &x);
     }
-    for (int i = 0; i < m->nfunc; i++) implicit_collect(m->funcs[i], m->funcs[i]->expr, 0);
+    ImplicitWalk w = {arena_alloc((size_t)m->nfunc + 1), 0};
+    for (int i = 0; i < m->nfunc; i++) implicit_of(&w, m->funcs[i]);
 }
 
 void resolve_definitions(Checker *c)

@@ -195,23 +195,36 @@ static void indent(Buf *o, int depth)
     for (int i = 0; i < depth; i++) buf_puts(o, "    ");
 }
 
+/* Temporaries in the model's order (their dependency order), then aux. */
+static int compare_computed(const void *pa, const void *pb)
+{
+    const Symbol *a = *(const Symbol *const *)pa, *b = *(const Symbol *const *)pb;
+    if (a->kind != b->kind) return a->kind == SYM_TEMP ? -1 : 1;
+    return (a->index > b->index) - (a->index < b->index);
+}
+
 /* Temporaries (in dependency order), then aux, that the piece reads, each
- * once, as locals at the given depth. */
+ * once, as locals at the given depth.  (Work: what the piece reads, not every
+ * temporary of the model: one piece per aux would otherwise cost n².) */
 static void emit_computed_at(Emitter *E, const Refs *r, int depth)
 {
     const Model *m = E->m;
-    for (int pass = 0; pass < 2; pass++) {
-        Symbol **syms = pass ? m->aux : m->temps;
-        int n = pass ? m->naux : m->ntemp;
-        for (int i = 0; i < n; i++) {
-            const Symbol *s = syms[i];
-            if (!refs_has(r, s)) continue;
-            to_user_line(E, s->expr_line.line);
-            indent(E->out, depth);
-            buf_printf(E->out, "const ode_real %s = ", s->cname);
-            emit_value(E, s->expr, 0);
-            buf_puts(E->out, ";\n");
-        }
+    const Symbol **list = arena_alloc(sizeof(Symbol *) * (size_t)(r->n + 1));
+    int n = 0;
+    for (int i = 0; i < r->n; i++) {
+        const Symbol *s = r->s[i];
+        if ((s->kind == SYM_TEMP && s->index < m->ntemp && m->temps[s->index] == s) ||
+            (s->kind == SYM_AUX && s->index < m->naux && m->aux[s->index] == s))
+            list[n++] = s;
+    }
+    if (n > 1) qsort(list, (size_t)n, sizeof *list, compare_computed);
+    for (int i = 0; i < n; i++) {
+        const Symbol *s = list[i];
+        to_user_line(E, s->expr_line.line);
+        indent(E->out, depth);
+        buf_printf(E->out, "const ode_real %s = ", s->cname);
+        emit_value(E, s->expr, 0);
+        buf_puts(E->out, ";\n");
     }
     to_generated(E);
 }
