@@ -84,7 +84,10 @@ void check_option(Checker *c, Node *it, Loc *dtmin_loc, Loc *dtmax_loc, int prec
     } else if (name_eq(k, "dt")) {
         set_positive(it, &m->dt);
     } else if (name_eq(k, "t0")) {
-        if (option_number(it, &v)) m->t0 = v;
+        if (option_number(it, &v)) {
+            if (!isfinite(v)) error_at(it->rhs->loc, "t0 must be finite");
+            else m->t0 = v;
+        }
     } else if (name_eq(k, "total")) {
         set_positive(it, &m->total);
     } else if (name_eq(k, "toler")) {
@@ -99,7 +102,8 @@ void check_option(Checker *c, Node *it, Loc *dtmin_loc, Loc *dtmax_loc, int prec
         *dtmax_loc = it->loc;
     } else if (name_eq(k, "hgrow")) {
         if (option_number(it, &v)) {
-            if (!(v > 1) || !isfinite(v)) error_at(it->rhs->loc, "hgrow must be larger than 1");
+            if (!isfinite(v)) error_at(it->rhs->loc, "hgrow must be finite");
+            else if (!(v > 1)) error_at(it->rhs->loc, "hgrow must be larger than 1");
             else m->hgrow = v;
         }
     } else if (name_eq(k, "hshrink")) {
@@ -116,7 +120,8 @@ void check_option(Checker *c, Node *it, Loc *dtmin_loc, Loc *dtmax_loc, int prec
         }
     } else if (name_eq(k, "evsteps") || name_eq(k, "maxsteps")) {
         if (option_number(it, &v)) {
-            if (!(v >= 1) || !is_integer(v)) error_at(it->rhs->loc, "%s must be a whole number of at least 1", k);
+            if (!(v >= 1) || !is_integer(v))   /* (is_integer: below 9e18, what a count of steps can hold) */
+                error_at(it->rhs->loc, "%s must be a whole number from 1 to 9e18", k);
             else if (name_eq(k, "evsteps")) m->evsteps = v > 2e9 ? 2000000000L : (long)v;
             else m->maxsteps = (long long)v;
         }
