@@ -5,9 +5,10 @@
  * identifier cannot hold made '_'; prefixed with "m_" when it starts with a
  * digit or '_' (the compiler's), or when its prefixes would be those of names
  * the generated code or its headers already use: `ode.ode` would make
- * ODE_STATUS_FINISHED twice (issue 19, D14).  tests/names/test_model_names.py
- * tries every family of identifiers of the generated code, its headers
- * (math.h, OpenMP, MPI, HDF5) and their macros as a model's name. */
+ * ODE_STATUS_FINISHED twice (issue 19, D14), `w.ode` a W_OK that unistd.h
+ * defines.  tests/names/test_model_names.py tries every family of identifiers
+ * of the generated code, its headers (math.h, OpenMP, MPI, HDF5), the C and
+ * POSIX headers a user's program includes, and their macros as a model's name. */
 #include <ctype.h>
 #include <string.h>
 #include <strings.h>
@@ -23,6 +24,11 @@ static const struct {
     {"ode", "odegen's own"}, {"odegen", "odegen's own"}, {"mpi", "MPI's"},  {"pmpi", "MPI's"},
     {"ompi", "MPI's"},       {"opal", "MPI's"},          {"omp", "OpenMP's"}, {"cuda", "CUDA's"},
 };
+
+/* Whole names whose API would meet a macro of a header that a user's program
+ * includes before NAME.h: unistd.h defines W_OK, R_OK, X_OK and F_OK, which
+ * would replace the API's NAME_OK. */
+static const char *const taken_whole[] = {"w", "r", "x", "f"};
 
 static bool in_family(const char *name, const char *family)
 {
@@ -54,6 +60,9 @@ const char *model_name_from_path(const char *path, const char **why)
             for (char *p = up; *p; p++) *p = (char)toupper((unsigned char)*p);
             prefix_why = arena_printf("%s_… and %s_… are %s names", taken[k].family, up, taken[k].owner);
         }
+    for (size_t k = 0; k < sizeof taken_whole / sizeof *taken_whole && !prefix_why; k++)
+        if (!strcasecmp(id, taken_whole[k]))
+            prefix_why = arena_printf("%c_OK is a macro of unistd.h", toupper((unsigned char)id[0]));
     if (!prefix_why) return id;
     *why = *why ? arena_printf("%s; %s", *why, prefix_why) : prefix_why;
     return arena_printf("m_%s", id);

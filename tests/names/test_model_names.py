@@ -18,7 +18,8 @@ a digit.
 
 Each candidate becomes FILE.ode (as spelled, and in lower case); odegen must translate it and
 the generated code must compile (cc -fsyntax-only: NAME.cu as C with OpenMP, with MPI; the
-runner's NAME_main.c with HDF5).
+runner's NAME_main.c with HDF5; a user's program that includes C's, POSIX's and OpenMP's headers,
+then NAME.h: unistd.h's W_OK made the models w, r, x and f fail there).
 
 With --nvcc (tests/gpu/run.sh), the candidates are those of nvcc's view of the code (cuda_runtime.h
 and its macros) and each is compiled by nvcc -arch=sm_90.
@@ -89,7 +90,33 @@ def compiles():
     main_flags = ["-DODE_HDF5"] + HDF5 if HDF5 is not None else []
     jobs.append(("the runner's main" + (" with HDF5" if HDF5 is not None else ""),
                  ["cc", "-fsyntax-only"] + main_flags, ["cc", "-E"] + main_flags, "main"))
+    jobs.append(("a user's program with C's and POSIX's headers", ["cc", "-fsyntax-only", "-fopenmp"],
+                 ["cc", "-E", "-fopenmp"], "user"))
     return jobs
+
+
+# The headers a user's program may include before the model's header (NAME.h is the library's
+# API): C11's, POSIX's usual ones and OpenMP's.  unistd.h's W_OK, R_OK, X_OK and F_OK are why:
+# the models w, r, x and f had an API whose NAME_OK those macros replace.
+USER_HEADERS = ("assert complex ctype errno fenv float inttypes iso646 limits locale math setjmp signal "
+                "stdalign stdarg stdatomic stdbool stddef stdint stdio stdlib stdnoreturn string tgmath "
+                "time uchar wchar wctype unistd fcntl dirent dlfcn getopt glob poll pthread sched "
+                "semaphore strings termios sys/types sys/stat sys/wait sys/time sys/mman sys/resource "
+                "sys/select sys/socket sys/utsname netdb omp").split()
+
+
+def source(gen, name, which):
+    """The file a compile job reads: the generated NAME.cu or NAME_main.c, or a user's program
+    (written here) that includes USER_HEADERS, then NAME.h, and calls the library."""
+    if which == "cu":
+        return os.path.join(gen, name + ".cu")
+    if which == "main":
+        return os.path.join(gen, name + "_main.c")
+    path = os.path.join(gen, "user_of_" + name + ".c")
+    with open(path, "w") as f:
+        f.write("".join("#include <%s.h>\n" % h for h in USER_HEADERS))
+        f.write('#include "%s.h"\nint main(void) { return %s_OK; }\n' % (name, name.upper()))
+    return path
 
 
 def identifiers(text):
@@ -146,7 +173,7 @@ def probe():
         own = identifiers("\n".join(open(os.path.join(gen, f)).read() for f in os.listdir(gen)))
         seen = set(own)
         for label, _, cmd, which in compiles():
-            src = os.path.join(gen, "zzprobe.cu" if which == "cu" else "zzprobe_main.c")
+            src = source(gen, "zzprobe", which)
             rc, pre, err = output(cmd + [src])
             check(rc == 0, "%s -E: %s" % (label, err[-1000:]))
             seen |= file_scope(pre)
@@ -193,7 +220,7 @@ def try_name(stem):
             return "%s.ode: %s" % (stem, err)
         gen = os.path.join(tmp, "gen")
         for label, cmd, _, which in compiles():
-            src = os.path.join(gen, name + (".cu" if which == "cu" else "_main.c"))
+            src = source(gen, name, which)
             rc, _, out = output(cmd + [src])
             if rc != 0:
                 errors = [line for line in out.split("\n") if "error" in line][:3]
