@@ -380,6 +380,9 @@ typedef struct OdeDevice {
     unsigned int *progress_d;  /* systems completed: the kernels' counter (device memory) */
     unsigned int *progress;    /* its copy on the host (pinned) */
     cudaStream_t poll;         /* the stream that copies it while the kernel runs */
+    cudaEvent_t polled;        /* that copy has arrived (queried, never waited for) */
+    int polling;               /* a copy is on its way */
+    unsigned int seen;         /* the count it last brought */
     unsigned int *queue;       /* load-balancing counter (device) */
     ode_real *rec;             /* recording buffer (device) and its capacity */
     int *rec_status;
@@ -670,6 +673,7 @@ static int ode_device_create(model_solver *s, OdeDevice *d)
     ODE_CUDA(s, d, cudaEventCreate(&d->begin));
     ODE_CUDA(s, d, cudaEventCreate(&d->done));
     ODE_CUDA(s, d, cudaStreamCreateWithFlags(&d->poll, cudaStreamNonBlocking));
+    ODE_CUDA(s, d, cudaEventCreateWithFlags(&d->polled, cudaEventDisableTiming));
     ODE_CUDA(s, d, cudaMallocHost((void **)&d->progress, sizeof(unsigned int)));
     *d->progress = 0;
     ODE_CUDA(s, d, cudaMallocHost((void **)&d->tally, sizeof(OdeTally)));
@@ -703,6 +707,7 @@ static void ode_device_free(OdeDevice *d)
     if (d->progress) cudaFreeHost(d->progress);
     if (d->tally) cudaFreeHost(d->tally);
     if (d->done) cudaEventDestroy(d->done);
+    if (d->polled) cudaEventDestroy(d->polled);
     if (d->begin) cudaEventDestroy(d->begin);
     if (d->poll) cudaStreamDestroy(d->poll);
     if (d->stream) cudaStreamDestroy(d->stream);
@@ -854,6 +859,7 @@ static int ode_gpu_start(model_solver *s, OdeDevice *d, int transient, int recor
     d->a.opt = s->h.opt;
     d->a.progress = s->progress ? d->progress_d : NULL;
     if (s->progress) ODE_CUDA(s, d, cudaMemsetAsync(d->progress_d, 0, sizeof(unsigned int), d->stream));
+    d->seen = 0;
     d->a.queue = s->balanced ? d->queue : NULL;
     if (s->balanced) ODE_CUDA(s, d, cudaMemsetAsync(d->queue, 0, sizeof(unsigned int), d->stream));
     ODE_CUDA(s, d, cudaEventRecord(d->begin, d->stream));
@@ -905,12 +911,24 @@ static int ode_gpu_wait(model_solver *s, OdeReport *report)
             if (err != cudaErrorNotReady) return ode_cuda_fail(s, d, err, "cudaEventQuery(d->done)", __LINE__);
             pending = 1;
             /* The kernel is still running: a 4-byte copy on another stream
-             * reads its counter meanwhile. */
-            ODE_CUDA(s, d, cudaMemcpyAsync(d->progress, d->progress_d, sizeof(unsigned int),
-                                           cudaMemcpyDeviceToHost, d->poll));
-            ODE_CUDA(s, d, cudaStreamSynchronize(d->poll));
-            const unsigned int seen = *d->progress;
-            done += seen < (unsigned int)d->a.n ? (long)seen : (long)d->a.n;
+             * reads its counter meanwhile.  Its arrival is queried, never
+             * waited for: where processes share the GPU the copy can wait
+             * for another's kernel, and the callback (an MPI rank's signs of
+             * life) must still be called meanwhile. */
+            if (!d->polling) {
+                ODE_CUDA(s, d, cudaMemcpyAsync(d->progress, d->progress_d, sizeof(unsigned int),
+                                               cudaMemcpyDeviceToHost, d->poll));
+                ODE_CUDA(s, d, cudaEventRecord(d->polled, d->poll));
+                d->polling = 1;
+            }
+            err = cudaEventQuery(d->polled);
+            if (err == cudaSuccess) {
+                d->seen = *d->progress;
+                d->polling = 0;
+            } else if (err != cudaErrorNotReady) {
+                return ode_cuda_fail(s, d, err, "cudaEventQuery(d->polled)", __LINE__);
+            }
+            done += d->seen < (unsigned int)d->a.n ? (long)d->seen : (long)d->a.n;
         }
         if (!pending) break;
         ode_report(report, done);
@@ -924,6 +942,10 @@ static int ode_gpu_wait(model_solver *s, OdeReport *report)
         if (!d->launched) continue;
         ODE_CUDA(s, d, cudaSetDevice(d->id));
         ODE_CUDA(s, d, cudaStreamSynchronize(d->stream));
+        if (d->polling) {   /* the last copy of the counter, before the next launch resets it */
+            ODE_CUDA(s, d, cudaStreamSynchronize(d->poll));
+            d->polling = 0;
+        }
         float ms = 0;
         ODE_CUDA(s, d, cudaEventElapsedTime(&ms, d->begin, d->done));
         if (ms / 1e3 > s->kernel_seconds) s->kernel_seconds = ms / 1e3;   /* the slowest device */
@@ -940,7 +962,9 @@ static void ode_gpu_drain(model_solver *s)
     for (int k = 0; k < s->ndev; k++) {
         OdeDevice *d = &s->dev[k];
         if (cudaSetDevice(d->id) == cudaSuccess && d->stream) cudaStreamSynchronize(d->stream);
+        if (d->poll) cudaStreamSynchronize(d->poll);
         d->launched = 0;
+        d->polling = 0;
     }
     cudaGetLastError();
     s->dev_stale = ODE_ALL_ARRAYS;

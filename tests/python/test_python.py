@@ -728,9 +728,13 @@ def test_xarray():
             xr.testing.assert_identical(got, want)
         else:
             engines.append(engine)
-    check(engines, "no xarray engine could read the files (Debian: python3-h5netcdf)")
-    print("    to_xarray() == xarray's reading of the saved file%s (%s)" % (
-        " and of the runner's" if len(files) > 1 else "", ", ".join(engines)))
+    installed = [e for e, mod in (("h5netcdf", "h5netcdf"), ("netcdf4", "netCDF4")) if optional(mod, "python3-" + e)]
+    if installed:   # make test installs python3-h5netcdf (tools/packages); a GPU machine may lack both
+        check(engines, "no xarray engine could read the files (installed: %s)" % ", ".join(installed))
+        print("    to_xarray() == xarray's reading of the saved file%s (%s)" % (
+            " and of the runner's" if len(files) > 1 else "", ", ".join(engines)))
+    else:
+        print("    (no xarray engine for HDF5 here: the files not read back by xarray)")
 
     one = m.scan({"k": k, "B": 0.35}, transient=1, record=2, backend=BACKEND).to_xarray()
     check(one["lyap1"].dims == ("k", "rep") and np.array_equal(one["k"].values, k) and "B" not in one.coords,
@@ -742,7 +746,8 @@ def test_xarray():
           list(dz["B"].values) == [0.3, 0.35, 0.4] and "y1" not in dz.coords and "'y1': 0.1" in dz.attrs["call"],
           "values per system: %s" % dz)
     z.save(os.path.join(d, "z.h5"))
-    xr.testing.assert_identical(xr.open_dataset(os.path.join(d, "z.h5"), engine=engines[0]).load(), dz)
+    if engines:
+        xr.testing.assert_identical(xr.open_dataset(os.path.join(d, "z.h5"), engine=engines[0]).load(), dz)
 
 
 # ------------------------------------------------------------------ command line and examples

@@ -257,8 +257,10 @@ int main(int argc, char **argv)
         model_solver_stats(ga, &sa);
         model_solver_stats(gb, &sb);
         CHECK(sa.count[MODEL_STATUS_FINISHED] == n && get(ga, MODEL_KIND_T, 0, 0) == 4.0);
-        CHECK(sb.count[MODEL_STATUS_MAXSTEPS] + sb.count[MODEL_STATUS_BOUND] == n && sb.count[MODEL_STATUS_MAXSTEPS] > 200 &&
-              sb.count[MODEL_STATUS_BOUND] > 500);
+        /* A system that ran out of maxsteps stays stopped for the rest of the scan (the second
+         * run does not continue it): 595 maxsteps and 406 bound on the CPU, after either run. */
+        CHECK(sb.count[MODEL_STATUS_MAXSTEPS] + sb.count[MODEL_STATUS_BOUND] == n && sb.count[MODEL_STATUS_MAXSTEPS] > 500 &&
+              sb.count[MODEL_STATUS_BOUND] > 300);
         model_solver_free(ga);
         model_solver_free(gb);
         model_solver_free(ca);
