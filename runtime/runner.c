@@ -1523,7 +1523,10 @@ static int ode_job_open(OdeJob *job, OdeRunner *r)
 
     const double t_begin = ode_clock();
     int backend = r->backend;
-    const int gpus = model_gpu_count();
+    /* --backend cpu never touches CUDA: starting its driver costs about 0.3 s of CPU time where
+     * a GPU is present (an nvcc-built runner's CPU path measured 1.24x the cc build's on the
+     * H100 machine, bench/cpu_path.sh). */
+    const int gpus = backend == MODEL_BACKEND_CPU ? 0 : model_gpu_count();
     if (backend == MODEL_BACKEND_AUTO) backend = gpus > 0 || r->ndevices > 0 ? MODEL_BACKEND_GPU : MODEL_BACKEND_CPU;
     job->backend = backend;
     if (backend == MODEL_BACKEND_GPU) {
