@@ -72,7 +72,8 @@ ODE_CHECK(statuses, ODE_EQ(MODEL_STATUS_READY, ODE_STATUS_READY) && ODE_EQ(MODEL
 ODE_CHECK(block, ODE_BLOCK_SIZE >= 32 && ODE_BLOCK_SIZE % 32 == 0);
 
 /* The per-system arrays of OdeArrays, with their number of rows (values per
- * system): X(member, rows).  The device writes all but the parameters. */
+ * system): X(member, rows).  The device writes all but the parameters (and
+ * those too where a block assigns one: ODE_PARAMS_ASSIGNED). */
 #define ODE_RESULT_ARRAYS(X) \
     X(t, 1) X(t0, 1) X(t1, 1) X(y, ODE_NSTATE) X(acc, ODE_NACC) X(status, 1) X(steps, 1) X(evals, 1)
 #define ODE_ARRAYS(X) ODE_RESULT_ARRAYS(X) X(p, ODE_NPARAM)
@@ -358,7 +359,7 @@ enum { ODE_ARRAYS(ODE_ARRAY_ENUM) ODE_NARRAY };
 #define ODE_ABIT(member) (1u << ODE_ARRAY_##member)
 #define ODE_ARRAY_BIT(member, rows) | ODE_ABIT(member)
 #define ODE_ALL_ARRAYS (0u ODE_ARRAYS(ODE_ARRAY_BIT))
-#define ODE_RESULTS (0u ODE_RESULT_ARRAYS(ODE_ARRAY_BIT))
+#define ODE_RESULTS (0u ODE_RESULT_ARRAYS(ODE_ARRAY_BIT) | (ODE_PARAMS_ASSIGNED ? ODE_ABIT(p) : 0u))
 #define ODE_COUNTS (ODE_ABIT(status) | ODE_ABIT(steps) | ODE_ABIT(evals))
 
 /* What the systems of a launch add up to (model_solver_stats), summed on the

@@ -48,6 +48,9 @@ ODE_HD static ODE_INLINE void ode_store(const OdeSystem *s, const OdeArrays *a, 
     a->t1[i] = s->t1;
     ODE_FOR_STATES(k) ODE_AT(a->y, k, i, n) = s->y[k];
     ODE_UNROLL for (int k = 0; k < ODE_NACC; k++) ODE_AT(a->acc, k, i, n) = s->acc[k];
+#if ODE_PARAMS_ASSIGNED
+    ODE_UNROLL for (int k = 0; k < ODE_NPARAM; k++) ODE_AT(a->p, k, i, n) = s->p[k];
+#endif
     a->status[i] = s->status;
     a->steps[i] = s->steps;
     a->evals[i] = s->evals;

@@ -45,6 +45,13 @@ enum {
 #define ODE_PERIOD 0
 #endif
 
+/* 1 where a block assigns a parameter (XPPAUT's `global … {vk=-50}`): the
+ * parameters then change during an integration and go back to memory with
+ * the state (driver.h ode_store). */
+#ifndef ODE_PARAMS_ASSIGNED
+#define ODE_PARAMS_ASSIGNED 0
+#endif
+
 /* A model in loop form (templates/example_team_model.h) is integrated by a
  * team of threads: its OdeSystem is a view of memory the team shares
  * (team_system.h), not registers. */
@@ -56,7 +63,7 @@ enum {
 typedef struct OdeSystem {
     ode_real t, t0, t1;                     /* time and this integration's window */
     ode_real y[ODE_ALLOC(ODE_NSTATE)];      /* states */
-    ode_real p[ODE_ALLOC(ODE_NPARAM)];      /* parameters (read-only in hooks) */
+    ode_real p[ODE_ALLOC(ODE_NPARAM)];      /* parameters (blocks may assign them: ODE_PARAMS_ASSIGNED) */
     ode_real d[ODE_ALLOC(ODE_NDERIVED)];    /* derived parameters, computed once per launch */
     ode_real acc[ODE_ALLOC(ODE_NACC)];      /* accessories */
     int count[ODE_ALLOC(ODE_NEVENT)];       /* detections of each event in this integration */

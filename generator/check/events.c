@@ -61,7 +61,10 @@ static void event_options(Checker *c, Event *ev, Node *items, bool shorthand)
     }
 }
 
-static const char *EVENT_WRITE = "states and accessories";
+/* What an event's statements may assign.  A parameter too, as XPPAUT's globals
+ * do (`global 1 {t-ton} {vk=-50}`): it changes for that system from then on. */
+static const char *EVENT_WRITE = "states, parameters and accessories";
+#define EVENT_WRITES (BIT(SYM_STATE) | BIT(SYM_PARAM) | BIT(SYM_ACC))
 
 void check_event(Checker *c, Node *d)
 {
@@ -89,7 +92,7 @@ void check_event(Checker *c, Node *d)
     resolve_expr(c, g, &x);
     event_options(c, ev, d->items, shorthand);
     ev->body = d->body;
-    Ctx b = block_ctx(arena_printf("event '%s'", sym->name), BIT(SYM_STATE) | BIT(SYM_ACC), EVENT_WRITE, ev);
+    Ctx b = block_ctx(arena_printf("event '%s'", sym->name), EVENT_WRITES, EVENT_WRITE, ev);
     resolve_block(c, d->body, &b);
 }
 
@@ -129,8 +132,7 @@ void check_global(Checker *c, Node *d)
         kept = ast_append(kept, s);
     }
     ev->body = kept;
-    Ctx b = block_ctx(arena_printf("the global of line %d", d->loc.line), BIT(SYM_STATE) | BIT(SYM_ACC),
-                      EVENT_WRITE, ev);
+    Ctx b = block_ctx(arena_printf("the global of line %d", d->loc.line), EVENT_WRITES, EVENT_WRITE, ev);
     b.also = "arret";
     resolve_block(c, ev->body, &b);
 }
@@ -151,12 +153,12 @@ void check_on(Checker *c, Node *d)
     Ctx x;
     if (name_eq(d->name, "start")) {
         h = &m->on_start;
-        x = block_ctx("'on start'", BIT(SYM_STATE) | BIT(SYM_ACC) | BIT(SYM_WINDOW),
-                      "states, accessories, t0 and t1", NULL);
+        x = block_ctx("'on start'", EVENT_WRITES | BIT(SYM_WINDOW), "states, parameters, accessories, t0 and t1",
+                      NULL);
     } else if (name_eq(d->name, "end")) {
         h = &m->on_end;
-        x = block_ctx("'on end'", BIT(SYM_STATE) | BIT(SYM_ACC) | BIT(SYM_WINDOW),
-                      "states, accessories, t0 and t1", NULL);
+        x = block_ctx("'on end'", EVENT_WRITES | BIT(SYM_WINDOW), "states, parameters, accessories, t0 and t1",
+                      NULL);
     } else if (name_eq(d->name, "step")) {
         h = &m->on_step;
         x = block_ctx("'on step'", BIT(SYM_ACC), "accessories", NULL);
@@ -170,8 +172,7 @@ void check_on(Checker *c, Node *d)
     for (int i = 0; i < m->nevent; i++) {
         Event *ev = &m->events[i];
         if (!ev->is_global && name_eq(ev->sym->name, d->name)) {
-            x = block_ctx(arena_printf("'on %s'", ev->sym->name), BIT(SYM_STATE) | BIT(SYM_ACC),
-                          EVENT_WRITE, ev);
+            x = block_ctx(arena_printf("'on %s'", ev->sym->name), EVENT_WRITES, EVENT_WRITE, ev);
             resolve_block(c, d->body, &x);
             ev->on_body = append_list(ev->on_body, d->body);
             return;

@@ -62,6 +62,9 @@ struct Symbol {
     /* SYM_AUX: the name is also a temporary's (`aux x=x`); the aux is not in
        the symbol table, lookups of the name find the temporary */
     bool shadowed;
+    /* SYM_PARAM: a block assigns it (XPPAUT's `global … {vk=-50}`): a per-system
+       value that changes during an integration, written back with the state */
+    bool assigned;
     /* SYM_TABLE */
     int table;          /* index into Model.tables */
     const char *api;    /* its name in the C API (enum names), set by assign_cnames */
@@ -157,6 +160,7 @@ typedef struct Model {
     Table *tables;     int ntable;
     ParamSet *sets;    int nset;
     int ninit_expr;                    /* states whose initial value is an expression */
+    bool params_assigned;              /* a block assigns a parameter (Symbol.assigned) */
 
     Hook on_start, on_step, on_end;
 

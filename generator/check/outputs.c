@@ -68,6 +68,28 @@ void check_lyapunov(Checker *c, Node *d)
         m->lyap_fields[k] = output_field(c, SYM_LYAP, arena_printf("lyap%d", k + 1), k, d->loc, "lyapunov");
 }
 
+/* The quantity a name of `record` or `period` stands for.  An aux may carry
+ * the name of an earlier declaration (`aux V=v`, `aux Ica=…` beside a function
+ * ica, the same aux twice: declare_shadowing_aux), and XPPAUT writes a column
+ * for each: the name is the first declaration where that is a quantity of
+ * `kinds`, and each further mention of the name is the next aux of that name,
+ * in the order of XPPAUT's columns (`record v, V` writes the state, then the
+ * aux).  `taken`: the quantities already listed. */
+static Symbol *output_symbol(Checker *c, const char *name, unsigned kinds, Symbol *const *taken, int ntaken)
+{
+    Model *m = c->m;
+    Symbol *first = lookup(c, name, &(Ctx){0});
+    Symbol *cand = first && (kinds & BIT(first->kind)) ? first : NULL;
+    for (int i = -1; i < m->naux; i++) {
+        Symbol *s = i < 0 ? cand : m->aux[i];
+        if (!s || (i >= 0 && !(s->shadowed && name_eq(s->name, name)))) continue;
+        bool listed = false;
+        for (int k = 0; k < ntaken; k++) listed |= taken[k] == s;
+        if (!listed) return s;
+    }
+    return first;
+}
+
 /* A quantity `period` compares: a state, aux or accessory. */
 static void period_quantity(Checker *c, Node *it, Node *name)
 {
@@ -78,10 +100,7 @@ static void period_quantity(Checker *c, Node *it, Node *name)
         error_at(name->loc, "of= takes names of states, aux quantities or accessories");
         return;
     }
-    Symbol *s = lookup(c, word, &(Ctx){0});
-    if (s && s->kind == SYM_TEMP)   /* `aux x=x`: the aux of that name */
-        for (int i = 0; i < m->naux; i++)
-            if (m->aux[i]->shadowed && name_eq(m->aux[i]->name, word)) s = m->aux[i];
+    Symbol *s = output_symbol(c, word, BIT(SYM_STATE) | BIT(SYM_AUX) | BIT(SYM_ACC), m->period_of, m->nperiod_of);
     if (!s || s->kind == SYM_COUNT) {
         Suggest sg;
         suggest_init(&sg, word);
@@ -157,10 +176,8 @@ void check_record(Checker *c, Node *d)
 {
     Model *m = c->m;
     for (Node *a = d->args; a; a = a->next) {
-        Symbol *s = lookup(c, a->name, &(Ctx){0});
-        if (s && s->kind == SYM_TEMP)   /* `aux x=x`: the aux of that name */
-            for (int i = 0; i < m->naux; i++)
-                if (m->aux[i]->shadowed && name_eq(m->aux[i]->name, a->name)) s = m->aux[i];
+        Symbol *s = output_symbol(c, a->name, BIT(SYM_STATE) | BIT(SYM_AUX) | BIT(SYM_ACC) | BIT(SYM_PARAM) |
+                                                  BIT(SYM_DERIVED), m->fields, m->nfield);
         if (!s) s = statement_field(m, a->name);
         if (!s && m->lyap_loc.line && !strncasecmp(a->name, "lyap", 4)) {
             if (m->nlyap)   /* (else lyapunov's own error said enough) */

@@ -283,15 +283,11 @@ void resolve_block(Checker *c, Node *stmts, const Ctx *ctx)
             continue;
         }
         if (!(ctx->write & BIT(t->kind))) {
-            if (t->kind == SYM_PARAM)
-                error_at(s->name_loc,
-                         "'%s' is a parameter and cannot be assigned; keep a value that changes "
-                         "in an accessory (acc NAME)", s->name);
-            else
-                error_at(s->name_loc, "'%s' is %s and cannot be assigned in %s: only %s may be assigned there",
-                         s->name, kind_phrase(t->kind), ctx->where, ctx->write_what);
+            error_at(s->name_loc, "'%s' is %s and cannot be assigned in %s: only %s may be assigned there",
+                     s->name, kind_phrase(t->kind), ctx->where, ctx->write_what);
             continue;
         }
+        if (t->kind == SYM_PARAM) t->assigned = c->m->params_assigned = true;
         s->sym = t;
     }
 }

@@ -29,6 +29,7 @@ void xb_init(XBuilder *b, XGraph *g, const Model *m, const TimeTrig *trig)
     b->event = -1;
     b->y = node_array(m->nstate);
     b->acc = node_array(m->nacc);
+    b->p = node_array(m->nparam);
     b->temp_val = node_array(m->ntemp);
     b->aux_val = node_array(m->naux);
     b->temp_ver = arena_alloc(sizeof(int) * (size_t)(m->ntemp + 1));
@@ -43,6 +44,7 @@ void xb_reset_values(XBuilder *b)
     const Model *m = b->m;
     for (int i = 0; i < m->nstate; i++) b->y[i] = xg_var(b->g, XV_STATE, i, m->states[i]);
     for (int i = 0; i < m->nacc; i++) b->acc[i] = xg_var(b->g, XV_ACC, i, m->accs[i]);
+    for (int i = 0; i < m->nparam; i++) b->p[i] = xg_var(b->g, XV_PARAM, i, m->params[i]);
     for (int i = 0; i < 2; i++) b->win[i] = xg_var(b->g, XV_WINDOW, i, NULL);
     b->version++;
     b->pristine = true;
@@ -95,7 +97,7 @@ static XNode *name_value(XBuilder *b, const Node *n)
     if (!s) return fail(b, n->loc, arena_printf("'%s' is not resolved", n->name));
     switch (s->kind) {
     case SYM_NUMBER: return xg_var(g, XV_NUMBER, s->line == 0 ? -1 : s->index, s);   /* pi: -1 */
-    case SYM_PARAM: return xg_var(g, XV_PARAM, s->index, s);
+    case SYM_PARAM: return b->p[s->index];
     case SYM_DERIVED: return derived_var(b, s);
     case SYM_STATE: return b->y[s->index];
     case SYM_ACC: return b->acc[s->index];
@@ -280,7 +282,7 @@ XNode *xb_expr(XBuilder *b, const Node *n)
 /* ------------------------------------------------------------------ statements */
 
 typedef struct Values {
-    XNode **y, **acc, *win[2];
+    XNode **y, **acc, **p, *win[2];
 } Values;
 
 static Values save(const XBuilder *b)
@@ -290,6 +292,8 @@ static Values save(const XBuilder *b)
     v.acc = node_array(b->m->nacc);
     memcpy(v.y, b->y, sizeof(XNode *) * (size_t)b->m->nstate);
     memcpy(v.acc, b->acc, sizeof(XNode *) * (size_t)b->m->nacc);
+    v.p = node_array(b->m->nparam);
+    memcpy(v.p, b->p, sizeof(XNode *) * (size_t)b->m->nparam);
     v.win[0] = b->win[0], v.win[1] = b->win[1];
     return v;
 }
@@ -298,6 +302,7 @@ static void restore(XBuilder *b, const Values *v)
 {
     memcpy(b->y, v->y, sizeof(XNode *) * (size_t)b->m->nstate);
     memcpy(b->acc, v->acc, sizeof(XNode *) * (size_t)b->m->nacc);
+    memcpy(b->p, v->p, sizeof(XNode *) * (size_t)b->m->nparam);
     b->win[0] = v->win[0], b->win[1] = v->win[1];
     b->version++;
     b->pristine = false;
@@ -315,6 +320,7 @@ static void assign(XBuilder *b, const Node *s)
     switch (t->kind) {
     case SYM_STATE: b->y[t->index] = v; break;
     case SYM_ACC: b->acc[t->index] = v; break;
+    case SYM_PARAM: b->p[t->index] = v; break;
     case SYM_WINDOW: b->win[t->index ? 1 : 0] = v; break;
     default: fail(b, s->name_loc, arena_printf("'%s' cannot be assigned here", s->name)); break;
     }
@@ -337,6 +343,7 @@ void xb_block(XBuilder *b, const Node *stmts)
             b->g->at = s->loc;
             merge(b, cond, after_then.y, b->y, b->m->nstate);
             merge(b, cond, after_then.acc, b->acc, b->m->nacc);
+            merge(b, cond, after_then.p, b->p, b->m->nparam);
             merge(b, cond, after_then.win, b->win, 2);
             restore(b, &after_then);
         } else if (s->kind != S_ASSIGN) {

@@ -28,8 +28,9 @@ typedef struct XBuilder {
     const TimeTrig *trig;    /* right-hand side: sin/cos of time are OdeTrig slots; else NULL */
     int event;               /* the event whose block runs (for `count`), or -1 */
 
-    /* the current values of what blocks may assign, and their version */
-    XNode **y, **acc, *win[2];
+    /* the current values of what blocks may assign (a parameter too: a
+       global may set one), and their version */
+    XNode **y, **acc, **p, *win[2];
     int version;
     bool pristine;                   /* every value is still its own (labels only then) */
     XNode **temp_val, **aux_val;     /* memo of temporaries and aux … */

@@ -31,6 +31,20 @@ static bool assigns_state(const Node *stmts)
     return false;
 }
 
+/* The first assignment of a parameter in statements (inside ifs too), or NULL. */
+static const Node *param_assignment(const Node *stmts)
+{
+    for (const Node *s = stmts; s; s = s->next) {
+        if (s->kind == S_ASSIGN && s->sym && s->sym->kind == SYM_PARAM) return s;
+        if (s->kind == S_IF) {
+            const Node *a = param_assignment(s->body);
+            if (!a) a = param_assignment(s->els);
+            if (a) return a;
+        }
+    }
+    return NULL;
+}
+
 static const char *piece_name(const XNode *n)
 {
     if (n->op == X_SELECT) return "if";
@@ -66,6 +80,21 @@ bool check_lyapunov_derivatives(const Model *m)
                  "lyapunov with the stiff method %s is not available yet: the tangent vectors follow an explicit "
                  "method's stages; use an explicit method (meth=rkck45, dopri5, dop853, ...)",
                  method_name(m->method));
+        return false;
+    }
+    /* A parameter that a block sets moves f for the rest of the run from a point that depends on the
+     * state: the tangent vectors would need that dependence (a saltation through the parameter). */
+    const Node *set = param_assignment(m->on_start.body);
+    if (!set) set = param_assignment(m->on_end.body);
+    for (int e = 0; e < m->nevent && !set; e++) {
+        set = param_assignment(m->events[e].body);
+        if (!set) set = param_assignment(m->events[e].on_body);
+    }
+    if (set) {
+        error_at(set->name_loc,
+                 "lyapunov with a block that assigns the parameter '%s' is not available: the tangent vectors "
+                 "would need how its new value moves with the state; make it a state that the block sets "
+                 "(%s' = 0)", set->name, set->name);
         return false;
     }
     const Jacobian *J = jacobian_build(m, NULL);

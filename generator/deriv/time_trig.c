@@ -17,8 +17,24 @@
 
 enum { NOT_AFFINE = -1, CONSTANT = 0, AFFINE = 1 };
 
+/* Whether an expression of parameters reads one that a block assigns
+ * (directly, or through the derived parameters it reads). */
+static bool reads_assigned(const Node *n, int depth)
+{
+    if (!n || depth > 64) return n != NULL;
+    if (n->kind == N_NAME && n->sym) {
+        if (n->sym->kind == SYM_PARAM && n->sym->assigned) return true;
+        if (n->sym->kind == SYM_DERIVED && reads_assigned(n->sym->expr, depth + 1)) return true;
+    }
+    if (reads_assigned(n->lhs, depth) || reads_assigned(n->rhs, depth) || reads_assigned(n->cond, depth)) return true;
+    for (const Node *a = n->args; a; a = a->next)
+        if (reads_assigned(a, depth)) return true;
+    return false;
+}
+
 /* CONSTANT: fixed for a system during an integration (numbers, parameters,
- * derived parameters); AFFINE: a t + b; NOT_AFFINE otherwise. */
+ * derived parameters; not a parameter that a block assigns, whose rate would
+ * change under the step's rotations); AFFINE: a t + b; NOT_AFFINE otherwise. */
 static int affinity(const Node *n)
 {
     int a, b;
@@ -27,6 +43,7 @@ static int affinity(const Node *n)
     case N_NAME:
         if (!n->sym) return NOT_AFFINE;
         if (n->sym->kind == SYM_TIME) return AFFINE;
+        if ((n->sym->kind == SYM_PARAM || n->sym->kind == SYM_DERIVED) && reads_assigned(n, 0)) return NOT_AFFINE;
         return n->sym->kind == SYM_NUMBER || n->sym->kind == SYM_PARAM || n->sym->kind == SYM_DERIVED
                    ? CONSTANT : NOT_AFFINE;
     case N_NEG: return affinity(n->lhs);

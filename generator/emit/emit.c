@@ -79,6 +79,8 @@ static void emit_constants(Emitter *E)
         buf_puts(o, "#define ODE_TRIG_ROTATE 0         /* --no-time-trig: no angle addition in RK4 */\n");
     buf_printf(o, "#define ODE_METHOD %d               /* %s: %s (tableaux.h) */\n", (int)m->method,
                method_name(m->method), method_description(m->method));
+    if (m->params_assigned)
+        buf_puts(o, "#define ODE_PARAMS_ASSIGNED 1     /* a block assigns a parameter: written back with the state */\n");
     emit_option_defaults(E);
     buf_printf(o, "#define ODE_OPT_HGROW ODE_R(%s)\n", c_literal(m->hgrow, false));
     buf_printf(o, "#define ODE_OPT_HSHRINK ODE_R(%s)\n", c_literal(m->hshrink, false));

@@ -169,7 +169,7 @@ void emit_locals(Emitter *E, const Refs *r, const Refs *assigned, StateSource sr
             buf_printf(o, "    const ode_real %s = %s;   /* number, line %d */\n", s->cname,
                        c_literal(s->value, E->single), s->line);
             break;
-        case SYM_PARAM: buf_printf(o, "    const ode_real %s = ode_s->p[%d];\n", s->cname, s->index); break;
+        case SYM_PARAM: buf_printf(o, "    %sode_real %s = ode_s->p[%d];\n", writable, s->cname, s->index); break;
         case SYM_DERIVED: buf_printf(o, "    const ode_real %s = ode_s->d[%d];\n", s->cname, s->index); break;
         case SYM_STATE:
             buf_printf(o, "    %sode_real %s = %s[%d];\n", writable, s->cname, src == STATES_FROM_Y ? "ode_y" : "ode_s->y",
@@ -239,18 +239,26 @@ static bool reads_computed(const Refs *r)
     return false;
 }
 
-/* Writable copies go back to the system after a block. */
+/* Writable copies go back to the system after a block; a parameter that
+ * changed changes the derived parameters computed from it (XPPAUT:
+ * evaluate_derived after a global that sets a parameter). */
 static void emit_write_back(Emitter *E, const Refs *assigned)
 {
+    bool params = false;
     for (int i = 0; i < assigned->n; i++) {
         const Symbol *s = assigned->s[i];
         switch (s->kind) {
         case SYM_STATE: buf_printf(E->out, "    ode_s->y[%d] = %s;\n", s->index, s->cname); break;
+        case SYM_PARAM:
+            buf_printf(E->out, "    ode_s->p[%d] = %s;\n", s->index, s->cname);
+            params = true;
+            break;
         case SYM_ACC: buf_printf(E->out, "    ode_s->acc[%d] = %s;\n", s->index, s->cname); break;
         case SYM_WINDOW: buf_printf(E->out, "    ode_s->%s = %s;\n", s->index ? "t1" : "t0", s->name); break;
         default: break;
         }
     }
+    if (params && E->m->nderived) buf_puts(E->out, "    ode_model_derived(ode_s);\n");
 }
 
 /* A block's statements in order.  A statement that reads temporaries or aux

@@ -98,8 +98,10 @@ class Result:
         self.stderr = stderr
         self.status = np.array([r[-1] for r in body])
         self.columns = {}
+        # by position too: two columns may share a name (XPPAUT's aux named like another quantity)
+        self.matrix = np.array([[float(v) for v in r[:-1]] for r in body]).reshape(len(body), len(self.header) - 1)
         for j, name in enumerate(self.header[:-1]):
-            self.columns[name] = np.array([float(r[j]) for r in body])
+            self.columns.setdefault(name, self.matrix[:, j])
         m = re.search(r"([0-9]+) (?:accepted )?steps", stderr)
         self.steps = int(m.group(1)) if m else None
 

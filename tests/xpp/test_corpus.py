@@ -218,16 +218,28 @@ def before_done(text):
     return "\n".join(out)
 
 
+def window_names_freed(text):
+    """The file with its own names t0 and t1 (a state `t1'=…`) renamed t0_ and
+    t1_ outside @ lines: the appended hook moves odegen's window [t0, t1],
+    which a declared t0 or t1 hides."""
+    out = []
+    for line in text.split("\n"):
+        if not line.lstrip().startswith("@"):
+            line = re.sub(r"(?i)\b(t[01])\b", r"\1_", line)
+        out.append(line)
+    return "\n".join(out)
+
+
 def odegen_variant(text, states, aux, window, nrows):
     """The file with one integration per XPPAUT output row appended."""
-    text = before_done(text)
+    text = window_names_freed(before_done(text))
     return text + (
         "\n# appended by tests/xpp/test_corpus.py: one integration per XPPAUT output row\n"
         "@ total=%r\n"
         "on end { t0 = t1; t1 = t1 + %r }\n"
         "repeat record=%d\n"
         "record t, %s\n"
-        "done\n") % (window, window, nrows, ", ".join(states + aux))
+        "done\n") % (window, window, nrows, ", ".join(window_names_freed(n) for n in states + aux))
 
 
 def build_variant(path, label, text):
@@ -397,7 +409,7 @@ def corpus_case(path, label=None, meta=None):
         check(out in outs, "%s: XPPAUT wrote no %s.dat (it wrote %s)" % (label, out, sorted(outs)))
         extra = ["--set-name", out] if sets else []
         r = run(runner, "--quiet", *extra)
-        got = np.column_stack([r[c] for c in r.header[2:-1]])
+        got = r.matrix[:, 2:]     # (by position: names may repeat)
         xpp, status, o = outs[out], r.status, opt
         if opt["trans"] > opt["t0"]:
             # XPPAUT stores the rows from t = trans on (integrate.c: |t| >= TRANS), not the initial
