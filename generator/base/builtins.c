@@ -37,7 +37,7 @@ const char *unsupported_call(const char *name)
                   "thread without a stored history (a chain of ODEs approximates a delay: the linear chain trick)"},
         {"ran", "random numbers (ran) are not supported: odegen integrates deterministic ODEs"},
         {"normal", "random numbers (normal) are not supported: odegen integrates deterministic ODEs"},
-        {"int", "Volterra integrals (int{…}) are not supported"},
+        {"int", VOLTERRA_WHY("int{…}")},
         {"del_shft", "delayed shifts (del_shft) are not supported: every system runs in one GPU thread "
                      "without a stored history"},
         {"ishift", "ishift is not supported: write the name shift(NAME, N) gives, or use shift"},

@@ -18,4 +18,9 @@ extern const Builtin builtin_table[];
  * (delay(…), ran(…)…): the explanation, or NULL. */
 const char *unsupported_call(const char *name);
 
+/* What odegen says of XPPAUT's Volterra integrals, and what to write instead. */
+#define VOLTERRA_WHY(form) \
+    "Volterra integrals (" form ") are not supported: write the integral as extra ODEs (an exponential " \
+    "kernel is one more state, a sum of exponentials one state each)"
+
 #endif

@@ -169,10 +169,9 @@ static void unsupported_statement(const Node *d)
                    "(write the chain's mean-field equations as ODEs)"},
         {"bdry", "boundary-value problems (bdry) are not supported: odegen integrates initial-value problems "
                  "(scan the unknown initial values and record the boundary residual: shooting)"},
-        {"volterra", "Volterra equations (volt, int[…]) are not supported: write the integral as extra ODEs "
-                     "(an exponential kernel is one more state)"},
-        {"special", "XPPAUT's special functions (special f=conv(…), sparse(…), …) are not supported: write the "
-                    "sums out, with sum(…)of(…) or arrays x[1..n]"},
+        {"volterra", VOLTERRA_WHY("volterra, int[…]")},
+        {"special", "XPPAUT's special functions (special f=conv(…), sparse(…), …) are not supported yet (networks are "
+                    "being added): write the sums out, with sum(…)of(…) or arrays x[1..n]"},
         {"export", "export (XPPAUT's link to compiled C code) is not supported: write the function as an "
                    "expression, a table or a user function"},
         {"vector", "XPPAUT's vector statement is not supported: write the components out (arrays x[1..n] are "

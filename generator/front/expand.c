@@ -338,8 +338,13 @@ Program *expand_arrays(const Program *prog)
     *out = *prog;
     Out o = {NULL, NULL};
     for (const Node *d = prog->decls; d; d = d->next) {
-        if (d->kind == D_FOR_END)
-            continue;           /* a %-comment outside a block */
+        if (d->kind == D_FOR_END) {   /* a %-comment outside a block */
+            if (d->name)
+                note_at(d->loc, "XPPAUT reads this line as the equation of a state named '%%%s' (a column more in "
+                                "its output); odegen reads a line starting with %% outside an array block as a comment",
+                        d->name);
+            continue;
+        }
         if (d->kind != D_FOR) {
             expand_decl(&o, d);
             continue;
