@@ -36,6 +36,7 @@ suite "XPPAUT corpus (syntax, arrays, tables, sets, defaults)" $PY tests/xpp/tes
 suite "real XPPAUT files written by others (issue 20)" $PY tests/xpp/test_real.py
 suite "global events located as events" $PY tests/xpp/test_globals.py
 suite "initial values of parameters, sets, table files" $PY tests/xpp/test_values.py
+suite "temporaries in any order, globals that set parameters" $PY tests/xpp/test_temporaries.py
 suite "user names that clash with internal ones" $PY tests/names/test_names.py
 suite "model names (file names) that clash with internal ones" $PY tests/names/test_model_names.py
 suite "hostile file names: nothing runs, the build works" $PY tests/names/test_paths.py

@@ -116,6 +116,8 @@ Model *check_program(const Program *prog, int precision)
     if (m->nderived) memcpy(m->derived_order, m->derived, sizeof(Symbol *) * (size_t)m->nderived);
     topo_sort(c, m->derived_order, m->nderived, SYM_DERIVED);
     topo_sort(c, m->temps, m->ntemp, SYM_TEMP);
+    for (int i = 0; i < m->ntemp; i++) m->temps[i]->index = i;   /* the emitters take index as the place */
+    if (!diag_error_count()) note_forward_temps(c);
     evaluate_derived_defaults(c);
     evaluate_initial_values(c, inits);
     if (!diag_error_count()) check_nesting(c);

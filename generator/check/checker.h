@@ -134,6 +134,7 @@ bool eval_const(Checker *c, const Node *n, double *out);
 
 void topo_sort(Checker *c, Symbol **syms, int n, SymKind kind);
 void check_nesting(Checker *c);
+void note_forward_temps(Checker *c);
 
 /* ---- values.c: numbers, parameter values, defaults, initial values */
 

@@ -143,3 +143,25 @@ void check_nesting(Checker *c)
             }
         }
 }
+
+/* A temporary that reads one declared after it: XPPAUT computes its
+ * temporaries in the file's order, so it reads that one's value from the
+ * previous evaluation of the right-hand side (0 at the first); odegen
+ * computes them in dependency order (the current value), and says so once a
+ * temporary.  After topo_sort. */
+void note_forward_temps(Checker *c)
+{
+    Model *m = c->m;
+    for (int i = 0; i < m->ntemp; i++) {
+        Symbol *s = m->temps[i], **deps = NULL;
+        int ndeps = 0;
+        deps_of(s->expr, SYM_TEMP, &deps, &ndeps);
+        for (int k = 0; k < ndeps; k++)
+            if (deps[k]->line > s->line) {
+                note_at(s->loc, "'%s' reads the temporary '%s' of line %d, declared after it: XPPAUT reads its value "
+                                "from the previous evaluation (0 at the start), odegen the current one",
+                        s->name, deps[k]->name, deps[k]->line);
+                break;
+            }
+    }
+}
