@@ -95,10 +95,12 @@ enum {
     MODEL_STATUS_MAXSTEPS = 4,     /* `maxsteps` steps in one integration */
     MODEL_STATUS_BOUND = 5,        /* a state went beyond ±bound (later integrations skipped) */
     MODEL_STATUS_NAN = 6,          /* NaN or Inf that no smaller step avoided (likewise) */
-    MODEL_STATUS_SINGULAR = 7      /* a stiff method's W = I/(h gamma) - J singular or not finite at the
+    MODEL_STATUS_SINGULAR = 7,     /* a stiff method's W = I/(h gamma) - J singular or not finite at the
                                       smallest step (an infinite or NaN Jacobian entry; likewise) */
+    MODEL_STATUS_ZENO = 8          /* events accumulate (a crossing hidden in an event's zone right after
+                                      a detection: stopped at the last point in the zone; likewise) */
 };
-#define MODEL_NSTATUS 8
+#define MODEL_NSTATUS 9
 
 /* Kinds of names and of per-system values.
  *  - model_count / model_name / model_index take STATE … FIELD.
@@ -195,7 +197,7 @@ int model_scan_count(void);
 int model_scan_line(int line, int *kind, int *index, long *count);
 double model_scan_value(int line, long i);
 
-/* "ready", "finished", "event", "equilibrium", "maxsteps", "bound", "nan", "singular";
+/* "ready", "finished", "event", "equilibrium", "maxsteps", "bound", "nan", "singular", "zeno";
  * "unknown" for anything else. */
 const char *model_status_name(int status);
 

@@ -68,7 +68,8 @@ ODE_CHECK(statuses, ODE_EQ(MODEL_STATUS_READY, ODE_STATUS_READY) && ODE_EQ(MODEL
                         ODE_EQ(MODEL_STATUS_BOUND, ODE_STATUS_BOUND) && ODE_EQ(MODEL_STATUS_EVENT, ODE_STATUS_EVENT) &&
                         ODE_EQ(MODEL_STATUS_EQUILIBRIUM, ODE_STATUS_EQUILIBRIUM) &&
                         ODE_EQ(MODEL_STATUS_MAXSTEPS, ODE_STATUS_MAXSTEPS) &&
-                        ODE_EQ(MODEL_STATUS_SINGULAR, ODE_STATUS_SINGULAR));
+                        ODE_EQ(MODEL_STATUS_SINGULAR, ODE_STATUS_SINGULAR) &&
+                        ODE_EQ(MODEL_STATUS_ZENO, ODE_STATUS_ZENO));
 ODE_CHECK(block, ODE_BLOCK_SIZE >= 32 && ODE_BLOCK_SIZE % 32 == 0);
 
 /* The per-system arrays of OdeArrays, with their number of rows (values per
@@ -234,7 +235,7 @@ double model_scan_value(int line, long i)
 }
 
 static const char *const ode_status_names[ODE_NSTATUS] = {"ready", "finished", "event", "equilibrium",
-                                                          "maxsteps", "bound", "nan", "singular"};
+                                                          "maxsteps", "bound", "nan", "singular", "zeno"};
 
 const char *model_status_name(int status)
 {

@@ -21,7 +21,7 @@
  * available host memory) and is capped so that the chunks overlap.
  *
  * Exit status: 0 when the run completed and the output was written, whatever
- * the systems' statuses (systems that end in maxsteps, bound, nan or singular are
+ * the systems' statuses (systems that end in maxsteps, bound, nan, singular or zeno are
  * reported in the `status` column and counted in the summary: a failing
  * system is a result of the scan, not a failure of the run); 1 runtime error
  * (no GPU, CUDA failure, out of memory, output not writable or too large for
@@ -504,7 +504,7 @@ static void ode_help(FILE *f)
     fprintf(f, "Output: a header row system,rep,<fields>,status, then one row per system per recorded\n"
                "integration, ordered by system then rep; numbers as the shortest text that reads back\n"
                "to the same double; status is one of ready, finished, event, equilibrium, maxsteps,\n"
-               "bound, nan, singular.  HDF5: one dataset per field and `status`, shaped (system, rep), the scan\n"
+               "bound, nan, singular, zeno.  HDF5: one dataset per field and `status`, shaped (system, rep), the scan\n"
                "lines as scan_<name>, and the model's source, options and command line as attributes.\n\n"
                "Exit status: 0 when the run completed, whatever the systems' statuses (see the status\n"
                "column and the summary); 1 runtime error (no GPU, CUDA failure, out of memory, output\n"

@@ -21,6 +21,15 @@
  * the event has the method's accuracy; should that state not lie in the zone
  * (an extension less accurate than tol), the Illinois iteration goes on with
  * steps of the method until it does.
+ *
+ * Events that accumulate (a Zeno sequence: a ball bouncing with restitution
+ * e < 1 hits the floor infinitely often before a finite time) end where the
+ * zone can no longer tell one detection from the next: an event disarmed by
+ * a detection, seen inside its zone moving back towards the side it came
+ * from (the reset sent it back), that then leaves the zone on the far side
+ * has crossed again without leaving the zone in between — a crossing the
+ * zone hides.  The step ends at the last check point inside the zone and the
+ * system stops with status `zeno` (ode_event_scan).
  */
 #ifndef ODE_EVENTS_H
 #define ODE_EVENTS_H
@@ -43,6 +52,14 @@
 
 typedef unsigned long long ode_mask;   /* one bit per event (at most 64 events) */
 #define ODE_BIT(e) ((ode_mask)1 << (e))
+
+/* Which events fire at their next crossing, and what the accumulation check
+ * (the file's comment) knows of those disarmed by a detection. */
+typedef struct OdeArming {
+    ode_mask armed;   /* left their zone since their last detection (or the start) */
+    ode_mask back;    /* disarmed by a detection, since seen in their zone moving back to the side they came from */
+    ode_mask down;    /* crossed downwards at their last detection (read for dir = 0 only) */
+} OdeArming;
 
 /* Event e went from gp (outside its zone) to g, past the whole zone, in its
  * declared direction: the step jumped over the zone. */
@@ -98,11 +115,28 @@ ODE_HD static ODE_INLINE ode_mask ode_landed_mask(ode_mask armed, const ode_real
     return m;
 }
 
+/* The armed events that went from gp past their zone or into it at g: all
+ * those detected where a bracket closed at rounding level, g being its upper
+ * end (a condition that jumps, several events on one condition). */
+ODE_HD static ODE_INLINE ode_mask ode_reached_mask(ode_mask armed, const ode_real *gp, const ode_real *g)
+{
+    ode_mask m = 0;
+    ODE_FOR_EVENTS(e) {
+        if ((armed & ODE_BIT(e)) && (ode_event_jumped(e, gp[e], g[e]) || ode_event_landed(e, gp[e], g[e])))
+            m |= ODE_BIT(e);
+    }
+    return m;
+}
+
+/* A `global 0` (firing.h) never crosses: it fires where its condition is
+ * exactly zero at a step's end, and is never armed. */
+#define ODE_IS_EXACT(e) ((ODE_EVENTS_EXACT & ODE_BIT(e)) != 0)
+
 /* The events whose zone g lies outside: armed from there on. */
 ODE_HD static ODE_INLINE ode_mask ode_outside_mask(const ode_real *g)
 {
     ode_mask m = 0;
-    ODE_FOR_EVENTS(e) if (ode_fabs(g[e]) > ode_event_tol(e)) m |= ODE_BIT(e);
+    ODE_FOR_EVENTS(e) if (!ODE_IS_EXACT(e) && ode_fabs(g[e]) > ode_event_tol(e)) m |= ODE_BIT(e);
     return m;
 }
 
@@ -144,6 +178,7 @@ ODE_HD static ODE_INLINE void ode_event_slopes(const OdeSystem *s, const OdeDens
  * 0: nothing can hide. */
 ODE_HD static ODE_INLINE int ode_hidden_kind(int e, ode_real ga, ode_real gb, ode_real *level)
 {
+    if (ODE_IS_EXACT(e)) return 0;
     const ode_real tol = ode_event_tol(e);
     const int dir = ode_event_dir(e);
     if (ga <= tol && gb <= tol && (dir <= 0 || ga < -tol)) {
@@ -200,16 +235,75 @@ ODE_HD static ODE_INLINE int ode_find_beyond(const OdeSystem *s, const OdeDense 
     return 0;
 }
 
+/* +1 when event e, disarmed by a detection, came to it from above its zone
+ * (it crossed downwards), -1 from below. */
+ODE_HD static ODE_INLINE int ode_came_from(int e, ode_mask down)
+{
+    const int dir = ode_event_dir(e);
+    return dir < 0 ? 1 : dir > 0 ? -1 : (down & ODE_BIT(e)) ? 1 : -1;
+}
+
+/* The events of m where g is above zero. */
+ODE_HD static ODE_INLINE ode_mask ode_above_mask(ode_mask m, const ode_real *g)
+{
+    ode_mask a = 0;
+    ODE_FOR_EVENTS(e) if ((m & ODE_BIT(e)) && g[e] > ODE_R(0.0)) a |= ODE_BIT(e);
+    return a;
+}
+
+/* The slopes dg/dθ at the step's start along the extension's tangent there
+ * (y0 + δ F'(0), a straight line: the trajectory's own curvature, which
+ * turns a ball that barely left the floor within 2^-20 of a long step,
+ * does not enter). */
+ODE_HD static ODE_INLINE void ode_event_start_slopes(const OdeSystem *s, const OdeDense *D, const ode_real *g0,
+                                                     ode_real *slope)
+{
+    ode_real y[ODE_ALLOC(ODE_NSTATE)], gd[ODE_NEVENT];
+    ODE_FOR_STATES(i) y[i] = D->y0[i] + ODE_SLOPE_DTHETA * (ODE_NF > 1 ? D->F[0][i] + D->F[1][i] : D->F[0][i]);
+    ode_model_events(s, D->t + ODE_SLOPE_DTHETA * D->h, y, gd);
+    ODE_FOR_EVENTS(e) slope[e] = (gd[e] - g0[e]) / ODE_SLOPE_DTHETA;
+}
+
+/* The accumulation check between check points a and b (values ga, gb; the
+ * slopes at a in sa where have_sa) for the events in `watch` (disarmed by a
+ * detection): marks in *back those seen in their zone moving back to the
+ * side they came from; returns those that then leave the zone on the far
+ * side. */
+ODE_HD static ODE_INLINE ode_mask ode_hidden_crossings(ode_mask watch, ode_mask down, const ode_real *ga,
+                                                       const ode_real *gb, const ode_real *sa, int have_sa,
+                                                       ode_mask *back)
+{
+    ode_mask hidden = 0;
+    ODE_FOR_EVENTS(e) {
+        if (!(watch & ODE_BIT(e))) continue;
+        const ode_real tol = ode_event_tol(e);
+        const int from = ode_came_from(e, down);
+        if (ode_fabs(ga[e]) <= tol &&
+            ((have_sa && from * sa[e] > ODE_R(0.0)) || (ode_fabs(gb[e]) <= tol && from * (gb[e] - ga[e]) > ODE_R(0.0))))
+            *back |= ODE_BIT(e);
+        if ((*back & ODE_BIT(e)) && from * gb[e] < -tol) hidden |= ODE_BIT(e);
+    }
+    return hidden;
+}
+
 /* Checks the accepted step's extension D (event values g0 at its start, gend
- * at its end; armed on entry: the events armed at the start).  Returns 1 and
- * fills *br when an event crosses, else 0; *armed leaves as the events armed
- * at the last check point before the crossing, or at the end. */
+ * at its end; ar on entry: the events armed at the start, …).  Returns 1 and
+ * fills *br when an event crosses; 2 with br->lo the last check point
+ * before a crossing that the zone hid (events that accumulate, see the
+ * file's comment); else 0.  ar->armed leaves as the events armed at the
+ * last check point before the crossing, or at the end; watch: the events
+ * disarmed by a detection. */
 ODE_HD static ODE_INLINE int ode_event_scan(const OdeSystem *s, const OdeDense *D, const ode_real *g0,
-                                            const ode_real *gend, ode_mask *armed, OdeBracket *br)
+                                            const ode_real *gend, OdeArming *ar, ode_mask watch, OdeBracket *br)
 {
     ode_real ga[ODE_NEVENT], gb[ODE_NEVENT], sa[ODE_NEVENT], sb[ODE_NEVENT];
     ODE_FOR_EVENTS(e) { ga[e] = g0[e]; sa[e] = sb[e] = ODE_R(0.0); }
-    ode_mask arm = *armed;
+    ode_mask arm = ar->armed;
+    if (watch) {                                      /* their course right after a detection's statements */
+        ode_real s0[ODE_NEVENT];
+        ode_event_start_slopes(s, D, g0, s0);
+        ode_hidden_crossings(watch, ar->down, g0, g0, s0, 1, &ar->back);   /* (marks only: g0 is in the zone) */
+    }
     ode_real a = ODE_R(0.0), split = ODE_R(2.0);      /* split < 1: an extremum made the next check point */
     int have_sa = 0, splits = 0, k = 1;
     while (k <= ODE_OPT_EVPOINTS + 1) {
@@ -260,8 +354,15 @@ ODE_HD static ODE_INLINE int ode_event_scan(const OdeSystem *s, const OdeDense *
             br->hi = b;
             ODE_FOR_EVENTS(e) { br->glo[e] = ga[e]; br->ghi[e] = gb[e]; }
             br->armed = arm;
-            *armed = arm;
+            ar->armed = arm;
+            ar->down = (ar->down & ~arm) | ode_above_mask(arm, ga);   /* (for dir = 0: where it came from) */
             return 1;
+        }
+        watch &= ~arm;
+        if (watch && ode_hidden_crossings(watch, ar->down, ga, gb, sa, have_sa, &ar->back)) {
+            br->lo = a;
+            ar->armed = arm;
+            return 2;
         }
         arm |= ode_outside_mask(gb);
         a = b;
@@ -269,7 +370,7 @@ ODE_HD static ODE_INLINE int ode_event_scan(const OdeSystem *s, const OdeDense *
         have_sa = have_sb;
         if (!at_split) k++;
     }
-    *armed = arm;
+    ar->armed = arm;
     return 0;
 }
 
@@ -316,6 +417,7 @@ ODE_HD static ODE_INLINE int ode_events_clear(const OdeSystem *s, ode_real t, od
 {
     int clear = 1;
     ODE_FOR_EVENTS(e) {
+        if (ODE_IS_EXACT(e)) continue;
         if (!ode_event_smooth(e)) return 0;
         ode_real gy[ODE_ALLOC(ODE_NSTATE)];
         const ode_real d = g1[e] - g0[e];
@@ -379,29 +481,50 @@ ODE_HD static ODE_INLINE ode_mask ode_locate_dense(const OdeSystem *s, const Ode
         if (kept == 1) whi *= ODE_R(0.5);
         kept = 1;
     }
+    /* At rounding level (a condition that jumps): every event past or in its
+     * zone at the upper end crossed there, not only the target. */
     *theta = hi;
-    return ODE_BIT(target);
+    return ode_reached_mask(br->armed, br->glo, ghi);
 }
 
 /* The accepted step (t, y) → (t + h, ynew) with extension D and event values
  * gend at its end: finds the earliest crossing on the extension and, when
  * it lies inside the step, redoes the step with the method up to it.  On
  * return *hstep, ynew and gend describe the step as taken (shortened or
- * not), *armed the events armed before the detection, and the result is the
- * mask of events detected at its end. */
+ * not), ar->armed the events armed before the detection, and the result is
+ * the mask of events detected at its end.  *hidden becomes 1 where the step
+ * ends at the last check point before a crossing that an event's zone hid
+ * (events that accumulate: the system stops there, status zeno). */
 ODE_HD static ODE_INLINE ode_mask ode_events_step(OdeSystem *s, ode_real t, const ode_real *y, ode_real *hstep,
                                                   ode_real *ynew, OdeStages *st, const OdeDense *D,
-                                                  const ode_real *g0, ode_real *gend, ode_mask *armed,
+                                                  const ode_real *g0, ode_real *gend, OdeArming *ar, int *hidden,
                                                   OdeTrigStep *ts, unsigned long long *evals)
 {
     OdeBracket br;
 #if ODE_EVENT_BOUNDS
     if (ode_events_clear(s, t, *hstep, y, ynew, st, D, g0, gend)) {
-        *armed |= ode_outside_mask(gend);             /* (every event stays outside its zone) */
+        ar->armed |= ode_outside_mask(gend);          /* (every event stays outside its zone) */
         return 0;
     }
 #endif
-    if (!ode_event_scan(s, D, g0, gend, armed, &br)) return 0;
+    ode_mask watch = 0;                               /* disarmed by a detection */
+    ODE_FOR_EVENTS(e) if (!ODE_IS_EXACT(e) && s->count[e] > 0) watch |= ODE_BIT(e);
+    const int found = ode_event_scan(s, D, g0, gend, ar, watch & ~ar->armed, &br);
+    if (!found) return 0;
+    if (found == 2) {                                 /* a crossing the zone hid: stop before it */
+        *hidden = 1;
+        *hstep *= br.lo;
+        if (br.lo > ODE_R(0.0)) {
+            ode_real err[ODE_ALLOC(ODE_NSTATE)];
+            ode_trial(s, t, *hstep, y, 1, st, ynew, err, ts);
+            *evals += ODE_TRIAL_EVALS(1);
+            ode_model_events(s, t + *hstep, ynew, gend);
+        } else {
+            ODE_FOR_STATES(i) ynew[i] = y[i];
+            ODE_FOR_EVENTS(e) gend[e] = g0[e];
+        }
+        return 0;
+    }
     ode_real theta;
     const ode_mask located = ode_locate_dense(s, D, &br, &theta);
     if (theta >= ODE_R(1.0)) return located;          /* at the step's end: nothing to redo */
@@ -488,7 +611,7 @@ ODE_HD static ODE_INLINE ode_mask ode_events_step(OdeSystem *s, ode_real t, cons
         *hstep = hi;
         ODE_FOR_STATES(i) ynew[i] = yhi[i];
         ODE_FOR_EVENTS(e) gend[e] = ghi[e];
-        return ODE_BIT(target);
+        return ode_reached_mask(br.armed, br.glo, ghi);
     }
     return located;
 }

@@ -47,6 +47,8 @@
 #define ODE_OPT_HSHRINK ODE_R(0.1)
 #define ODE_OPT_EVSTEPS 50
 #define ODE_OPT_EVPOINTS 3
+#define ODE_EVENTS_GLOBAL 0x0ULL      /* XPPAUT `global`s (firing.h): none */
+#define ODE_EVENTS_EXACT 0x0ULL       /* `global 0`s: none */
 #define ODE_HAS_ON_START 0
 #define ODE_HAS_ON_STEP 1
 #define ODE_HAS_ON_END 0

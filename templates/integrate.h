@@ -25,6 +25,7 @@
 #include "events.h"
 #include "save.h"
 #include "tangent.h"
+#include "firing.h"
 #endif
 
 /* What a step needs beyond the trial: the continuous extension (events,
@@ -80,6 +81,33 @@ ODE_HD static ODE_INLINE ode_real ode_step_factor(ode_real ratio, ode_real ln_pr
 }
 #endif
 
+/* ------------------------------------------------------------------ at rest */
+#if ODE_NEVENT > 0
+/* A system inside an event's zone counts towards `evsteps` (the status
+ * equilibrium) only while it is at rest: at the speed f it has at the end of
+ * the step just taken (length h), no state moves in one step by more than
+ * 32 times its tolerance (atol + rtol |y|: the error control's
+ * scale; the file's toler and atoler for a fixed-step method).  An adaptive
+ * method's solution near a stable equilibrium keeps moving by a few
+ * tolerances per step (its step size settles at the method's stability
+ * limit; measured: up to 14 with RKCK45, 9 on the relief valve, 6 with
+ * DOPRI5, 4 with DOP853); a fixed-step one converges to the point itself,
+ * and there the whole window of `evsteps` steps must stay within one
+ * tolerance. */
+#if ODE_ADAPTIVE
+#define ODE_REST_SPAN ODE_R(0.03125)                /* 1/32 */
+#else
+#define ODE_REST_SPAN ((ode_real)ODE_OPT_EVSTEPS)
+#endif
+ODE_HD static ODE_INLINE int ode_at_rest(const OdeOptions *ode_opt, ode_real h, const ode_real *y, const ode_real *f)
+{
+    (void)ode_opt;
+    int rest = 1;
+    ODE_FOR_STATES(i) rest &= ode_fabs(f[i]) * h * ODE_REST_SPAN <= ode_atol(ode_opt, i) + ode_rtol(ode_opt, i) * ode_fabs(y[i]);
+    return rest;
+}
+#endif
+
 /* ------------------------------------------------------------------ one integration */
 
 /* Integrates s from s->t0 to s->t1 (or to a stop) with the run-time options
@@ -89,6 +117,11 @@ ODE_HD static ODE_INLINE void ode_integrate_sampled(OdeSystem *s, const OdeOptio
 {
     (void)sink;
     (void)ode_opt;
+#if ODE_EVENTS_EXACT
+    /* Where the last integration ended (its last step's end was checked for `global 0`s). */
+    const int resumes = s->status != ODE_STATUS_READY;
+    const ode_real t_last = s->t;
+#endif
     s->status = ODE_STATUS_RUNNING;
     ODE_FOR_EVENTS(e) s->count[e] = 0;
     s->t = s->t0;
@@ -122,13 +155,23 @@ ODE_HD static ODE_INLINE void ode_integrate_sampled(OdeSystem *s, const OdeOptio
     int have_f = 0;                        /* st.k[0] holds f(t, y) */
 #if ODE_NEVENT > 0
     ode_real g[ODE_NEVENT];                /* event values at the current point */
-    int zone[ODE_NEVENT];                  /* accepted steps inside a zone after it was entered */
-    ode_mask armed = 0;
+    int zone[ODE_NEVENT];                  /* accepted steps at rest inside a zone (evsteps) */
     ode_model_events(s, s->t, s->y, g);
-    ODE_FOR_EVENTS(e) {
-        zone[e] = 0;
-        if (ode_fabs(g[e]) > ode_event_tol(e)) armed |= ODE_BIT(e);   /* starting inside: not detected */
+    ODE_FOR_EVENTS(e) zone[e] = 0;
+#if ODE_EVENTS_EXACT
+    /* A `global 0` whose condition is zero where a run starts (firing.h),
+     * unless this integration goes on from where the last one ended. */
+    if (!(resumes && t_last == s->t)) {
+        const ode_mask at_start = ode_exact_mask(s->t, g);
+        int stop0 = 0;
+        if (at_start) ode_fire(s, at_start, g, &stop0);
+        if (stop0) s->status = ODE_STATUS_EVENT;
     }
+#endif
+    OdeArming ar;
+    ar.armed = ode_outside_mask(g);        /* starting inside a zone: not detected */
+    ar.back = ar.down = 0;
+    int hidden = 0;                        /* a crossing hidden by a zone: events accumulate */
 #endif
 #if ODE_SAVE
     const ode_real save_t0 = s->t0;
@@ -285,7 +328,8 @@ ODE_HD static ODE_INLINE void ode_integrate_sampled(OdeSystem *s, const OdeOptio
         ode_real gn[ODE_NEVENT];
         ode_model_events(s, tnew, ynew, gn);
         ode_real hl = hs;
-        const ode_mask fired = ode_events_step(s, s->t, s->y, &hl, ynew, &st, &D, g, gn, &armed, &ts, &s->evals);
+        ode_mask fired = ode_events_step(s, s->t, s->y, &hl, ynew, &st, &D, g, gn, &ar, &hidden, &ts, &s->evals);
+        fired |= ode_exact_mask(s->t, gn);
         if (hl != hs) {
             tnew = s->t + hl;
             inside = 1;                    /* the shorter step's own end */
@@ -328,35 +372,25 @@ ODE_HD static ODE_INLINE void ode_integrate_sampled(OdeSystem *s, const OdeOptio
 #if ODE_NEVENT > 0
         if (fired) {
             have_f = 0;                    /* a shorter step or a reset: f(t, y) is computed afresh */
-            ODE_FOR_EVENTS(e) {
-                if (fired & ODE_BIT(e)) {
-                    s->count[e]++;
-                    armed &= ~ODE_BIT(e);
-                    zone[e] = 0;
-#if ODE_NLYAP > 0
-                    if (ode_event_resets(e)) {   /* the tangent vectors through the saltation matrix */
-                        OdeSaltation sal;
-                        ode_tangent_event_before(s, e, &sal);
-                        ode_model_on_event(s, e);
-                        ode_tangent_event_after(s, &sal);
-                    } else {
-                        ode_model_on_event(s, e);
-                    }
-#else
-                    ode_model_on_event(s, e);
-#endif
-                    if (ode_event_stop(e) > 0 && s->count[e] >= ode_event_stop(e)) stop = 1;
-                }
-            }
-            ode_model_events(s, s->t, s->y, gn);   /* the statements may have moved the state */
+            fired = ode_fire(s, fired, gn, &stop);   /* (with the globals they carried across zero) */
+            ar.armed &= ~fired;
+            ar.back &= ~fired;
         }
+        /* evsteps: steps in one event's zone with the system at rest (see
+         * ode_at_rest); never for XPPAUT's globals, whose conditions may sit
+         * at zero for a while by design (a gate such as 1/(1+exp(-(t-25)/.001))). */
+        int rest = -1;                     /* (computed when first needed) */
         ODE_FOR_EVENTS(e) {
             g[e] = gn[e];
             if (ode_fabs(g[e]) > ode_event_tol(e)) {   /* outside the zone: (re-)armed */
-                armed |= ODE_BIT(e);
+                ar.armed |= ODE_BIT(e) & ~(ode_mask)ODE_EVENTS_EXACT;
                 zone[e] = 0;
-            } else if (!(fired & ODE_BIT(e)) && ++zone[e] >= ODE_OPT_EVSTEPS) {
-                stop = 2;   /* evsteps accepted steps in the zone, armed or not: an equilibrium */
+            } else if ((ODE_EVENTS_GLOBAL | fired) & ODE_BIT(e)) {
+                zone[e] = 0;
+            } else {
+                if (rest < 0) rest = !fired && ode_at_rest(ode_opt, hl, s->y, st.k[ODE_KEND]);
+                zone[e] = rest ? zone[e] + 1 : 0;
+                if (zone[e] >= ODE_OPT_EVSTEPS) stop = 2;   /* an equilibrium */
             }
         }
 #endif
@@ -368,6 +402,9 @@ ODE_HD static ODE_INLINE void ode_integrate_sampled(OdeSystem *s, const OdeOptio
 #endif
         if (!inside) s->status = ODE_STATUS_BOUND;
         else if (stop == 1) s->status = ODE_STATUS_EVENT;
+#if ODE_NEVENT > 0
+        else if (hidden) s->status = ODE_STATUS_ZENO;
+#endif
         else if (stop == 2) s->status = ODE_STATUS_EQUILIBRIUM;
         else if (nstep >= ODE_OPT_MAXSTEPS) s->status = ODE_STATUS_MAXSTEPS;
         h = hnext;

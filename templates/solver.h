@@ -10,6 +10,8 @@
  *   save.h       `save` samples from the extension
  *   tangent.h    tangent vectors, saltation, QR (`lyapunov`)
  *   period.h     the period of the recorded sequence (`period`)
+ *   firing.h     what happens where events were detected; XPPAUT's rules
+ *                for its `global`s (carried across zero, `global 0`)
  *   integrate.h  one integration: step control, events, samples, hooks
  */
 #ifndef ODE_SOLVER_H
@@ -23,6 +25,7 @@
 #include "save.h"
 #include "tangent.h"
 #include "period.h"
+#include "firing.h"
 #include "integrate.h"
 
 #endif /* ODE_SOLVER_H */

@@ -24,15 +24,19 @@ enum {
     ODE_STATUS_NAN = 6,         /* NaN or Inf that no smaller step avoids (stays, like bound) */
     ODE_STATUS_SINGULAR = 7,    /* a stiff method's W = I/(hγ) - J singular or not finite at the smallest
                                    step (a Jacobian entry infinite or NaN; stays, like bound) */
-    ODE_STATUS_RUNNING = 8      /* inside an integration (never seen outside) */
+    ODE_STATUS_ZENO = 8,        /* events accumulate: a crossing hidden inside an event's zone right
+                                   after a detection (events.h); stays, like bound */
+    ODE_STATUS_RUNNING = 9      /* inside an integration (never seen outside) */
 };
-#define ODE_NSTATUS 8
+#define ODE_NSTATUS 9
 
 /* Failures that end a system's scan: its later integrations are skipped, and their rows carry
  * the status.  bound, nan and singular leave no state to go on from; maxsteps would spend
- * maxsteps steps again on every later integration. */
+ * maxsteps steps again on every later integration; zeno would go on through the event's
+ * surface undetected. */
 #define ODE_STATUS_IS_STICKY(s)                                                                     \
-    ((s) == ODE_STATUS_MAXSTEPS || (s) == ODE_STATUS_BOUND || (s) == ODE_STATUS_NAN || (s) == ODE_STATUS_SINGULAR)
+    ((s) == ODE_STATUS_MAXSTEPS || (s) == ODE_STATUS_BOUND || (s) == ODE_STATUS_NAN ||              \
+     (s) == ODE_STATUS_SINGULAR || (s) == ODE_STATUS_ZENO)
 
 /* Zero-length arrays are not C: every array has at least one element. */
 #define ODE_ALLOC(n) ((n) > 0 ? (n) : 1)

@@ -61,6 +61,21 @@ static int field_count(const Model *m)
     return m->nstate + m->naux + m->nacc + m->nparam + m->nderived + 3 + m->nlyap + (m->period_field != NULL);
 }
 
+/* Which events follow XPPAUT's rules (templates/firing.h): the `global`s,
+ * and among them the `global 0`s, as masks with one bit per event. */
+static void emit_event_kinds(Emitter *E)
+{
+    const Model *m = E->m;
+    unsigned long long global = 0, exact = 0;
+    for (int i = 0; i < m->nevent; i++) {
+        if (!m->events[i].is_global) continue;
+        global |= 1ULL << i;
+        if (m->events[i].dir == 0) exact |= 1ULL << i;
+    }
+    buf_printf(E->out, "#define ODE_EVENTS_GLOBAL 0x%llxULL      /* XPPAUT `global`s (firing.h) */\n", global);
+    buf_printf(E->out, "#define ODE_EVENTS_EXACT 0x%llxULL       /* `global 0`s: exactly zero at a step's end */\n", exact);
+}
+
 static void emit_constants(Emitter *E)
 {
     const Model *m = E->m;
@@ -86,6 +101,7 @@ static void emit_constants(Emitter *E)
     buf_printf(o, "#define ODE_OPT_HSHRINK ODE_R(%s)\n", c_literal(m->hshrink, false));
     buf_printf(o, "#define ODE_OPT_EVSTEPS %ld\n", m->evsteps);
     buf_printf(o, "#define ODE_OPT_EVPOINTS %d\n", m->evpoints);
+    emit_event_kinds(E);
     buf_printf(o, "#define ODE_HAS_ON_START %d\n#define ODE_HAS_ON_STEP %d\n#define ODE_HAS_ON_END %d\n",
                m->on_start.body != NULL, m->on_step.body != NULL, m->on_end.body != NULL);
     buf_printf(o, "#define ODE_DEFAULT_TRANSIENT %ld\n#define ODE_DEFAULT_RECORD %ld\n", m->transient, m->record);
@@ -620,7 +636,8 @@ static void emit_source(Emitter *E)
     emit_sets(E);
     static const char *const solver[] = {"templates/tableaux.h",   "templates/stepper.h", "templates/dense.h",
                                          "templates/rosenbrock.h", "templates/events.h",  "templates/save.h",
-                                         "templates/tangent.h",    "templates/period.h",  "templates/integrate.h"};
+                                         "templates/tangent.h",    "templates/period.h",  "templates/firing.h",
+                                         "templates/integrate.h"};
     for (size_t i = 0; i < sizeof solver / sizeof *solver; i++) {
         /* (rosenbrock.h and tangent.h call the derivatives, which a model may lack) */
         if (!method_is_rosenbrock(m->method) && !strcmp(solver[i], "templates/rosenbrock.h")) continue;

@@ -21,7 +21,7 @@ import numpy as np
 from . import _build, _layout, _lib, _progress
 
 INT_MAX = 2 ** 31 - 1
-STATUS_NAMES = ("ready", "finished", "event", "equilibrium", "maxsteps", "bound", "nan", "singular")
+STATUS_NAMES = ("ready", "finished", "event", "equilibrium", "maxsteps", "bound", "nan", "singular", "zeno")
 
 # Options the solver takes at run time, with no rebuild (api.h's model_solver_set_option).
 RUNTIME_OPTIONS = ("dt", "t0", "total", "toler", "atoler", "dtmin", "dtmax", "maxsteps", "bound")

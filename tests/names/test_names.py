@@ -64,7 +64,7 @@ mutable namespace new noexcept not not_eq nullptr operator or or_eq private prot
 requires static_assert static_cast template this thread_local throw true try typeid typename using virtual wchar_t
 xor xor_eq typeof final override import module threadIdx blockIdx blockDim gridDim warpSize dim3 uint3 float2
 double2 __global__ __device__ __host__ __shared__ __constant__ __restrict__ _Bool _Complex""".split()
-OWN = """t0 t1 count status system rep steps evals finished ready event nan bound maxsteps equilibrium i j k n s y p d
+OWN = """t0 t1 count status system rep steps evals finished ready event nan bound maxsteps equilibrium zeno i j k n s y p d
 acc fields record scan repeat transient on start step end global table set done par number init aux""".split()
 UNDECLARABLE = {"t", "pi", "if", "then", "else", "and", "or", "not"}
 ROLES = ["state", "param", "aux", "temp", "derived", "acc", "event", "arg"]

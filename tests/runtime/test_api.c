@@ -109,7 +109,7 @@ static void test_metadata(void)
     CHECK(tr == 1024 && rec == 32);
 
     static const char *const st[] = {"ready", "finished", "event", "equilibrium", "maxsteps", "bound", "nan",
-                                     "singular"};
+                                     "singular", "zeno"};
     for (int k = 0; k < MODEL_NSTATUS; k++) CHECK_STR(model_status_name(k), st[k]);
     CHECK_STR(model_status_name(MODEL_NSTATUS), "unknown");
     CHECK_STR(model_status_name(-1), "unknown");
@@ -240,8 +240,12 @@ static void test_values(void)
     CHECK_STR(model_solver_error(s), "model_solver_set: unknown kind 40");
     CHECK_RC(model_solver_set(s, MODEL_KIND_T0, 1, 0, 1.0), MODEL_ERR_ARG);
     CHECK_STR(model_solver_error(s), "model_solver_set: t0 index 1 out of range (0 to 0)");
-    CHECK_RC(model_solver_set(s, MODEL_KIND_STATUS, 0, 0, 8), MODEL_ERR_ARG);
-    CHECK_STR(model_solver_error(s), "model_solver_set: 8 is not a status (0 to 7)");
+    CHECK_RC(model_solver_set(s, MODEL_KIND_STATUS, 0, 0, MODEL_NSTATUS), MODEL_ERR_ARG);
+    {
+        char want[80];
+        snprintf(want, sizeof want, "model_solver_set: %d is not a status (0 to %d)", MODEL_NSTATUS, MODEL_NSTATUS - 1);
+        CHECK_STR(model_solver_error(s), want);
+    }
     CHECK_RC(model_solver_set(s, MODEL_KIND_STATUS, 0, 0, 1.5), MODEL_ERR_ARG);
     CHECK_RC(model_solver_get(s, MODEL_KIND_STATE, 0, 0, NULL), MODEL_ERR_ARG);
     CHECK_STR(model_solver_error(s), "model_solver_get: value is NULL");
