@@ -99,15 +99,14 @@ void check_event(Checker *c, Node *d)
 /* XPPAUT `global SIGN {cond} {x=…; arret=1}`. */
 void check_global(Checker *c, Node *d)
 {
-    if (d->num == 0) {
-        error_at(d->loc, "'global 0' means \"exactly zero\" in XPPAUT, which an integrator never sees; "
-                         "write 'event NAME: EXPR, dir=0' for crossings in either direction");
+    if (d->num != 0 && d->num != 1 && d->num != -1) {
+        error_at(d->loc, "the sign of a global must be 1, -1 or 0");
         return;
     }
-    if (d->num != 1 && d->num != -1) {
-        error_at(d->loc, "the sign of a global must be 1 or -1");
-        return;
-    }
+    if (d->num == 0)   /* XPPAUT's "exactly zero" (templates/firing.h) */
+        note_at(d->loc, "'global 0' fires where its condition is exactly zero (within 5e-16) at the start of a run "
+                        "or at the end of a step that begins before t = 1, as in XPPAUT 6.11; for crossings in either "
+                        "direction write 'event NAME: EXPR, dir=0'");
     Event *ev = new_event(c);
     int k = c->m->nevent;
     ev->sym = new_symbol(SYM_EVENT, arena_printf("global%d", k), d->loc);
