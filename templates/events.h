@@ -50,7 +50,11 @@
 /* Most extrema made check points in one step (a bound, not a tuning knob). */
 #define ODE_EXTREMUM_SPLITS 8
 
-typedef unsigned long long ode_mask;   /* one bit per event (at most 64 events) */
+#if ODE_NEVENT <= 32                   /* one bit per event (at most 64 events) */
+typedef unsigned int ode_mask;         /* (32 bits where they do: registers on the GPU) */
+#else
+typedef unsigned long long ode_mask;
+#endif
 #define ODE_BIT(e) ((ode_mask)1 << (e))
 
 /* Which events fire at their next crossing, and what the accumulation check
@@ -243,11 +247,11 @@ ODE_HD static ODE_INLINE int ode_came_from(int e, ode_mask down)
     return dir < 0 ? 1 : dir > 0 ? -1 : (down & ODE_BIT(e)) ? 1 : -1;
 }
 
-/* The events of m where g is above zero. */
+/* The events of m with dir = 0 where g is above zero (ar->down). */
 ODE_HD static ODE_INLINE ode_mask ode_above_mask(ode_mask m, const ode_real *g)
 {
     ode_mask a = 0;
-    ODE_FOR_EVENTS(e) if ((m & ODE_BIT(e)) && g[e] > ODE_R(0.0)) a |= ODE_BIT(e);
+    ODE_FOR_EVENTS(e) if (ode_event_dir(e) == 0 && (m & ODE_BIT(e)) && g[e] > ODE_R(0.0)) a |= ODE_BIT(e);
     return a;
 }
 

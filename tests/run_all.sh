@@ -28,6 +28,7 @@ suite "runners whose systems all fail" bash tests/faults/run.sh
 suite "checkpoints and the MPI runner" bash tests/mpi/run.sh
 suite "numerics (CPU path, ASan/UBSan)" $PY tests/numerics/test_numerics.py
 suite "integration methods, events, save" $PY tests/numerics/test_methods.py
+suite "events: every shape fires, carried across zero, at rest, zeno" $PY tests/numerics/test_events.py
 suite "Python package and examples" $PY tests/python/test_python.py
 suite "Python package: pip install in a fresh venv, the notebook" $PY tests/python/test_install.py
 suite "run-time options (--set, options=) against regenerated models" $PY tests/options/test_options.py
@@ -35,6 +36,7 @@ suite "XPPAUT compatibility" $PY tests/xpp/test_xpp.py
 suite "XPPAUT corpus (syntax, arrays, tables, sets, defaults)" $PY tests/xpp/test_corpus.py
 suite "real XPPAUT files written by others (issue 20)" $PY tests/xpp/test_real.py
 suite "global events located as events" $PY tests/xpp/test_globals.py
+suite "XPPAUT's rules for globals (jumps, carried across zero, gated, global 0)" $PY tests/xpp/test_event_rules.py
 suite "initial values of parameters, sets, table files" $PY tests/xpp/test_values.py
 suite "temporaries in any order, globals that set parameters" $PY tests/xpp/test_temporaries.py
 suite "user names that clash with internal ones" $PY tests/names/test_names.py

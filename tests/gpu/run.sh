@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # make test-gpu: the GPU suite, on a machine with a CUDA GPU (sm_90 by default).
-#   1. the numerics suites (tests/numerics: test_numerics, test_methods) on the
-#      GPU backend, 12 tests at a time
+#   1. the numerics suites (tests/numerics: test_numerics, test_methods,
+#      test_events) on the GPU backend, 12 tests at a time
 #   2. the runtime library's tests, whose test_gpu compares GPU and CPU paths
 #   3. CPU against GPU for every model in models/ (tests/gpu/agreement.py)
 #   4. issue 2's acceptance run: the full Duffing scan (tests/gpu/duffing_done.py)
@@ -40,6 +40,7 @@ status=0
 step() { printf '\n=== %s\n' "$1"; shift; "$@" || { status=1; printf '=== FAILED\n'; }; }
 step "numerics on the GPU" $PY tests/numerics/test_numerics.py
 step "methods, events, save on the GPU; CPU against GPU for every method" $PY tests/numerics/test_methods.py
+step "events on the GPU: every shape fires, carried across zero, at rest, zeno" $PY tests/numerics/test_events.py
 step "runtime library (GPU against CPU)" bash tests/runtime/run.sh
 step "CPU against GPU, every model" $PY tests/gpu/agreement.py
 step "Duffing, paper size, GPU and CPU" $PY tests/gpu/duffing_done.py

@@ -163,45 +163,49 @@ done
 
 # ----------------------------------------------------------------------------- events that accumulate
 
-BALL = """par g=9.81, e={e}
+BALL = """par g=9.81, e=0.5
 y' = vy
 vy' = -g
 init y=1, vy=0
 acc n
 {line}
 @ meth={meth}, dt=0.01, total=5
+scan e = list(0.5, 0.8)
 repeat record=2
 done
 """
 
 
 def test_bouncing_balls_accumulate():
-    """Restitution 0.5 and 0.8, with `event` and `global`, four methods:
-    the impacts accumulate at T = t1 (1 + 2e/(1-e)), t1 = sqrt(2/g) (1.355 and
-    4.064 s): each run ends with status zeno within 0.01 s before T (not
-    after it), on the floor (|y| within the event's zone, 1e-6, and the
-    speed below 0.01 m/s), after at least every impact whose bounce leaves
-    the zone (the apex e^2k above 1e-6); the next integration keeps the
-    status (zeno stays, as bound does), never `finished` below the floor."""
-    lines = {"event": "event floor: y < 0 {{ vy = -e*vy; n = n + 1 }}",
-             "global": "global -1 {{y}} {{vy = -e*vy; n = n + 1}}",
-             "dir0": "event floor: y, dir=0 {{ vy = -e*vy; n = n + 1 }}"}
-    g = 9.81
-    for e in (0.5, 0.8):
-        t1 = math.sqrt(2 / g)
-        T = t1 * (1 + 2 * e / (1 - e))
-        resolved = int(math.log(1e-6) / (2 * math.log(e)))
-        for kind, line in lines.items():
-            for meth in METHODS:
+    """Restitution 0.5 and 0.8, with `event`, `global` and a dir=0 event,
+    four methods: the impacts accumulate at T = t1 (1 + 2e/(1-e)),
+    t1 = sqrt(2/g) (1.355 and 4.064 s): each run ends with status zeno within
+    0.01 s before T (not after it), on the floor (|y| within the event's
+    zone, 1e-6, and the speed below 0.01 m/s), after at least every impact
+    whose bounce leaves the zone (the apex e^2k above 1e-6); the next
+    integration keeps the status (zeno stays, as bound does), never
+    `finished` below the floor."""
+    lines = {"event": "event floor: y < 0 { vy = -e*vy; n = n + 1 }",
+             "global": "global -1 {y} {vy = -e*vy; n = n + 1}",
+             "dir0": "event floor: y, dir=0 { vy = -e*vy; n = n + 1 }"}
+    g, t1 = 9.81, math.sqrt(2 / 9.81)
+    for kind, line in lines.items():
+        for meth in METHODS:
+            r = run(build("zeno_%s_%s" % (kind, meth), BALL.format(meth=meth, line=line)), "--fields", "e,t,y,vy,n")
+            for i, e in enumerate((0.5, 0.8)):
                 label = "%s, %s, e=%g" % (kind, meth, e)
-                text = BALL.format(e=e, meth=meth, line=line.format())
-                r = run(build("zeno_%s_%s_%s" % (kind, meth, str(e).replace(".", "")), text), "--fields", "t,y,vy,n")
-                check(list(r.status) == ["zeno", "zeno"], "%s: statuses %s (y = %g)" % (label, r.status, r["y"][-1]))
-                t, y, vy, n = r["t"][0], r["y"][0], r["vy"][0], r["n"][0]
+                T = t1 * (1 + 2 * e / (1 - e))
+                resolved = int(math.log(1e-6) / (2 * math.log(e)))
+                rows = slice(2 * i, 2 * i + 2)            # the system's two integrations
+                check(r["e"][2 * i] == e, "%s: row order" % label)
+                check(list(r.status[rows]) == ["zeno", "zeno"], "%s: statuses %s (y = %g)"
+                      % (label, r.status[rows], r["y"][2 * i + 1]))
+                t, y, vy, n = (r[k][2 * i] for k in ("t", "y", "vy", "n"))
                 check(0 <= T - t < 0.01, "%s: stopped at t = %.9g, the impacts accumulate at %.9g" % (label, t, T))
                 check(abs(y) <= 1e-6 * (1 + 1e-9) and abs(vy) < 0.01, "%s: y = %g, vy = %g" % (label, y, vy))
                 check(n >= resolved, "%s: %d impacts, fewer than the %d that leave the zone" % (label, n, resolved))
-                check(r["t"][1] == t and r["y"][1] == y, "%s: the second integration moved the ball" % label)
+                check(r["t"][2 * i + 1] == t and r["y"][2 * i + 1] == y, "%s: the second integration moved the ball"
+                      % label)
 
 
 def test_not_zeno():
