@@ -329,7 +329,7 @@ ODE_HD static ODE_INLINE void ode_integrate_sampled(OdeSystem *s, const OdeOptio
         ode_model_events(s, tnew, ynew, gn);
         ode_real hl = hs;
         ode_mask fired = ode_events_step(s, s->t, s->y, &hl, ynew, &st, &D, g, gn, &ar, &hidden, &ts, &s->evals);
-        fired |= ode_exact_mask(s->t, gn);
+        if (!hidden) fired |= ode_exact_mask(s->t, gn);
         if (hl != hs) {
             tnew = s->t + hl;
             inside = 1;                    /* the shorter step's own end */
