@@ -234,6 +234,14 @@ void declare_all(Checker *c, const Program *prog, Node **inits)
         case D_PAR:
         case D_NUMBER:
             for (Node *it = d->items; it; it = it->next) {
+                if (strchr(it->name, '(')) {   /* `par v(0)=-70` */
+                    const char *state = arena_strndup(it->name, (size_t)(strchr(it->name, '(') - it->name));
+                    note_at(it->name_loc, "XPPAUT reads this as a %s named '%s' (which its expressions read as "
+                                          "%s) and leaves the initial value of %s as it is: odegen ignores it (to "
+                                          "start %s there, write init %s=…)", d->kind == D_PAR ? "parameter" : "number",
+                            it->name, it->name, state, state, state);
+                    continue;
+                }
                 s = declare(c, d->kind == D_PAR ? SYM_PARAM : SYM_NUMBER, it->name, it->name_loc);
                 if (s) { s->expr = it->rhs; s->expr_line = it->loc; }
             }

@@ -101,10 +101,11 @@ static bool needs_rename(const char *name)
 }
 
 /* The declared name as a C identifier: characters that cannot be in one
- * (the dots of XPPAUT's `aux P.E.`) become '_'. */
+ * (the dots of XPPAUT's `aux P.E.`) become '_', and a name that starts with
+ * a digit (XPPAUT's temporary `2B`) gets a 'u' in front. */
 static const char *identifier_of(const char *name)
 {
-    char *s = arena_strdup(name);
+    char *s = isdigit((unsigned char)name[0]) ? arena_printf("u%s", name) : arena_strdup(name);
     for (char *p = s; *p; p++)
         if (!isalnum((unsigned char)*p) && *p != '_') *p = '_';
     return s;
