@@ -610,6 +610,89 @@ int model_solver_saved_count(model_solver *solver, int rep, int system, int *kep
  * values (room for that many; either output may be NULL). */
 int model_solver_saved(model_solver *solver, int rep, int system, int sample, double *t, double *values);
 
+/* ------------------------------------------------------------------ attractors (`attractor`) */
+
+/* A model with an `attractor` line reduces each system's recorded
+ * integrations to a fingerprint in the kernel (how it ended, its period, the
+ * box of its recorded values, a canonical point of its orbit, lambda1 with
+ * `lyapunov`).  A table groups the fingerprints of the scans given to it, in
+ * the order given, into attractors, and writes each system's label into the
+ * recorded field `attractor` (every rep):
+ *
+ *     model_attractors *t;
+ *     model_attractors_create(&t, 0);                      // 0: the scan is one basin
+ *     model_solver_scan(s, 512, 64, NULL, NULL);
+ *     model_attractors_group(t, s, 0);                     // systems 0 … n-1 of the scan
+ *     for (int r = 0; r < model_attractors_count(t); r++) {
+ *         model_attractor a;
+ *         model_attractors_row(t, r, &a, NULL, NULL, NULL);
+ *         printf("%d %s %.4f ± %.4f\n", a.label, model_attractor_kind_name(a.kind), a.fraction, a.fraction_err);
+ *     }
+ *     model_attractors_free(t);
+ *
+ * Labels: 1, 2, … in the order the systems (by their index in the whole
+ * scan) first meet each attractor, so a scan grouped chunk by chunk in order
+ * gets the labels of one grouped at once; -1 escaped (status bound), 0
+ * failed (nan, maxsteps, singular, or a non-finite compared quantity).  With
+ * slice > 0 the scan is cut into slices of `slice` consecutive systems (a
+ * parameter's values, each with a basin of initial values): each slice is
+ * grouped on its own, and an attractor met first in a slice takes the label
+ * of the nearest attractor of the previous slice that no attractor of this
+ * slice has taken yet, when their boxes are within the statement's match=
+ * distance; else a new label (continuation).  Groups must be given in order
+ * of their systems (first = the number of systems given before). */
+enum {
+    MODEL_ATTRACTOR_FAILED = 0,     /* label 0 */
+    MODEL_ATTRACTOR_ESCAPED = 1,    /* label -1: beyond ±bound */
+    MODEL_ATTRACTOR_FIXED = 2,      /* period 1 of the recorded sequence: a fixed point (of the flow,
+                                       or of the Poincaré or stroboscopic map the integrations make) */
+    MODEL_ATTRACTOR_PERIODIC = 3,   /* period 2 … max */
+    MODEL_ATTRACTOR_APERIODIC = 4   /* no period up to max: chaotic, quasi-periodic, a longer period,
+                                       or not settled within the transient */
+};
+typedef struct model_attractors model_attractors;
+typedef struct model_attractor {
+    long long slice;        /* 0, or the slice (continuation) */
+    int label;
+    int kind;               /* MODEL_ATTRACTOR_* */
+    int period;             /* of the representative (0: none) */
+    double lambda1;         /* mean lambda1 of its systems (NaN without `lyapunov`) */
+    long long systems;      /* systems with this label in the slice */
+    long long slice_systems;/* systems of the slice grouped so far */
+    double fraction;        /* systems / slice_systems: the basin's fraction */
+    double fraction_err;    /* its standard error, sqrt(f (1 - f) / slice_systems) */
+} model_attractor;
+
+/* The quantities the fingerprint compares (`of=`), as field codes in codes
+ * (room for MODEL_NFIELD; may be NULL): their number, or 0 without `attractor`. */
+int model_attractor_quantities(int *codes);
+/* "fixed", "periodic", "aperiodic", "escaped", "failed". */
+const char *model_attractor_kind_name(int kind);
+/* The statement's dist= and match= (0.0 without `attractor`). */
+double model_attractor_dist(void);
+double model_attractor_match(void);
+
+/* A new empty table; MODEL_ERR_ARG without an `attractor` line or for slice < 0. */
+int model_attractors_create(model_attractors **table, long long slice);
+void model_attractors_free(model_attractors *table);
+/* Groups the systems of the solver's last scan, as systems first …
+ * first + n - 1 of the whole scan, and writes their labels into the recorded
+ * field attractor (where recorded).  MODEL_ERR_NODATA when the last call
+ * recorded nothing; MODEL_ERR_ARG when first is not the number of systems
+ * grouped before. */
+int model_attractors_group(model_attractors *table, model_solver *solver, long long first);
+/* Rows of the table: escaped and failed, then the attractors, per slice. */
+int model_attractors_count(const model_attractors *table);
+/* Row `row`: its summary, and (each may be NULL; room for
+ * model_attractor_quantities() values) the representative's canonical point
+ * and the lowest and highest values of its recorded points (NaN for the
+ * escaped and failed rows). */
+int model_attractors_row(const model_attractors *table, int row, model_attractor *info, double *point, double *lo,
+                         double *hi);
+/* The label of system `system` (0 … systems grouped - 1): labels are kept
+ * for every system grouped, one int each.  MODEL_ERR_ARG out of range. */
+int model_attractors_label(const model_attractors *table, long long system, int *label);
+
 /* ------------------------------------------------------------------ statistics */
 
 typedef struct model_stats {

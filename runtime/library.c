@@ -258,9 +258,12 @@ int model_field_about(int code, const char **kind, const char **meaning, const c
         {ODE_NLYAP, "lyapunov", "Lyapunov exponent per unit time",
          "averaged over the recorded integrations so far (the last rep: over all of them); NaN where a tangent "
          "vector was lost or the system failed", ""},
-        {ODE_PERIOD, "period", "period of the orbit in integrations",
+        {ODE_PERIOD_FIELD, "period", "period of the orbit in integrations",
          "the smallest p for which the recorded integrations repeat within tol; 0 where none up to max was found "
          "(chaos, quasi-periodicity, a period not yet seen twice, a failed system)", "1"},
+        {ODE_ATTRACTOR, "attractor", "label of the attractor the system ends on",
+         "1, 2, ...: the attractor table's rows, numbered in the order the scan first meets them; -1: escaped "
+         "(bound); 0: failed (nan, maxsteps, singular); the same in every rep of a system", "1"},
     };
     if (code < 0 || code >= ODE_NFIELD) return MODEL_ERR_ARG;
     for (size_t g = 0; g < sizeof groups / sizeof *groups; g++) {
@@ -406,6 +409,9 @@ static void ode_save_free(model_solver *s);
 typedef struct OdePeriodState OdePeriodState;
 static int ode_period_prepare(model_solver *s, int record);
 static void ode_period_free(model_solver *s);
+#ifdef __CUDACC__
+static int ode_period_pull_fp(model_solver *s, OdeDevice *d);
+#endif
 
 struct model_solver {
     int n;                     /* resident systems */
@@ -881,6 +887,8 @@ static int ode_gpu_start(model_solver *s, OdeDevice *d, int transient, int recor
         ODE_CUDA(s, d, ode_copy_rows(s->rec_status + d->first, (size_t)s->n * sizeof(int), d->rec_status,
                                      (size_t)d->a.n * sizeof(int), (size_t)d->a.n * sizeof(int), (size_t)record,
                                      cudaMemcpyDeviceToHost, d->stream));
+        rc = ode_period_pull_fp(s, d);   /* `attractor`'s fingerprints */
+        if (rc != MODEL_OK) return rc;
     }
     return MODEL_OK;
 }

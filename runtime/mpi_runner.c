@@ -442,6 +442,9 @@ static int ode_mpi_phases(OdeMpiRun *run, OdeRunner *r, int threads_ok)
                                  "or --backend cpu");
     }
     if (!status) status = ode_mpi_agree(run, ode_traj_refused(r, "MPI") ? ODE_EXIT_USAGE : 0);
+    if (!status && model_attractor_quantities(NULL) > 0 && r->record > 0)   /* (runner_attractors.c) */
+        status = ode_mpi_agree(run, run->rank == 0 ? ode_usage("`attractor` under MPI: its table is grouped by one "
+                                                               "process only yet; run without mpirun") : ODE_EXIT_USAGE);
     if (!status) status = ode_mpi_agree(run, run->rank == 0 ? ode_job_checkpoint(job) : 0);
     if (!status) {
         ode_mpi_bcast(&job->chunks.begin, 1, MPI_LONG_LONG, run->comm, "agreeing on the run");

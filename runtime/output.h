@@ -31,6 +31,23 @@ typedef struct OdeAxisInfo {
     long long stride;         /* system s has this axis's value number (s / stride) % n */
 } OdeAxisInfo;
 
+/* `attractor`'s table (runner_attractors.c), complete when the output
+ * closes: one row per attractor (and escaped, failed) per slice. */
+typedef struct OdeAttractorRows {
+    int nrow, nq;
+    const char *const *quantities;   /* the compared quantities' names [nq] */
+    const char *slice_axis;          /* the scanned parameter whose values are the slices, or NULL */
+    double dist, match;              /* the statement's tolerances */
+    const long long *slice;          /* [nrow] each */
+    const double *slice_value;       /* the sliced parameter's value (NaN without slices) */
+    const int *label, *period;
+    const char *const *kind;         /* "fixed", "periodic", "aperiodic", "escaped", "failed" */
+    const double *lambda1;
+    const long long *systems;
+    const double *fraction, *fraction_err;
+    const double *point, *lo, *hi;   /* [row * nq + k] */
+} OdeAttractorRows;
+
 /* The run, for a header or for attributes. */
 typedef struct OdeRunInfo {
     const char *model;            /* the model's name */
@@ -59,6 +76,7 @@ typedef struct OdeRunInfo {
     /* Values first … first+count-1 of axis `axis` into out. */
     void (*axis_values)(const void *context, int axis, long long first, long long count, double *out);
     const void *context;
+    const OdeAttractorRows *attractors;   /* set before the output closes (NULL: none) */
 } OdeRunInfo;
 
 /* A chunk's recorded values, as the solver left them on the host. */

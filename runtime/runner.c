@@ -918,6 +918,16 @@ static int ode_traj_close(OdeTraj *tr);
 static void ode_traj_free(OdeTraj *tr);
 static int ode_traj_refused(const OdeRunner *r, const char *with);
 
+/* ------------------------------------------------------------------ `attractor` (runner_attractors.c) */
+
+typedef struct OdeAttractorRun OdeAttractorRun;
+static int ode_att_open(OdeAttractorRun **ar, const OdeRunner *r);
+static int ode_att_chunk(OdeAttractorRun *ar, model_solver *s, long long first);
+static int ode_att_rows(OdeAttractorRun *ar, const OdeRunner *r, OdeRunInfo *info);
+static void ode_att_summary(const OdeAttractorRun *ar);
+static int ode_att_write_csv(const OdeAttractorRun *ar, const OdeRunner *r);
+static void ode_att_free(OdeAttractorRun *ar);
+
 /* ------------------------------------------------------------------ memory */
 
 /* A number from the first line of a file ("max" or nothing: -1). */
@@ -1502,6 +1512,7 @@ typedef struct OdeJob {
     OdeCheckpoint ck;
     model_stats sum;                 /* of the systems done (a resumed checkpoint's included) */
     double integration;              /* s */
+    OdeAttractorRun *attractors;     /* `attractor`'s table, or NULL */
 } OdeJob;
 
 /* The scan's size and format, the backend and its devices (CUDA's start-up
@@ -1730,6 +1741,8 @@ static int ode_job_loop(OdeJob *job, OdeOutput *out)
         job->progress.finished += s->n;
         ode_ck_chunk(&job->ck, ode_chunk_first(c, k), s->n, &st);
         OdeChunkView view;
+        status = ode_att_chunk(job->attractors, s, ode_chunk_first(c, k));   /* the labels, before the rows go */
+        if (status) return status;
         ode_chunk_view(s, r, ode_chunk_first(c, k), &view);
         if (ode_output_chunk(out, &view)) return ode_runtime("%s", out->error);
         status = ode_traj_write(c->traj, s, r, ode_chunk_first(c, k), s->n);
@@ -1764,6 +1777,8 @@ static void ode_job_free(OdeJob *job)
     job->chunks.solver[0] = job->chunks.solver[1] = NULL;
     ode_plan_free(&job->plan);
     ode_ck_free(&job->ck);
+    ode_att_free(job->attractors);
+    job->attractors = NULL;
 }
 
 static int ode_run(OdeRunner *r)
@@ -1779,6 +1794,7 @@ static int ode_run(OdeRunner *r)
         c->count = c->size && left > 0 ? (left + c->size - 1) / c->size : 0;
     }
     if (!status) status = ode_job_solvers(&job);
+    if (!status) status = ode_att_open(&job.attractors, r);
     ode_progress_init(&job.progress, r);
     if (!status) status = ode_job_estimate(&job, job.progress.on == ODE_PROGRESS_TERMINAL || r->estimate_only);
     for (int j = 0; j < c->slots && !status && job.progress.on; j++)
@@ -1792,8 +1808,10 @@ static int ode_run(OdeRunner *r)
     if (!status) status = ode_traj_open(&c->traj, r, job.total);
     if (!status) status = ode_job_loop(&job, &out);
     if (job.progress.shown) fputs("\r\033[K", stderr);
+    if (!status) status = ode_att_rows(job.attractors, r, &job.info);   /* (the HDF5 output writes them) */
     if (!status && ode_output_close(&out)) status = ode_runtime("%s", out.error);
     if (!status) status = ode_traj_close(c->traj);
+    if (!status) status = ode_att_write_csv(job.attractors, r);
     ode_traj_free(c->traj);
     c->traj = NULL;
     const double output_seconds = out.prepare_seconds + out.write_seconds;
@@ -1804,6 +1822,7 @@ static int ode_run(OdeRunner *r)
     }
     ode_job_signals_restore(&old_int, &old_term);
     if (!status && !r->quiet) ode_job_summary(&job, output_seconds, job.info.device);
+    if (!status && !r->quiet) ode_att_summary(job.attractors);
     ode_job_free(&job);
     return status;
 }

@@ -100,8 +100,8 @@ struct OdeTraj {
 /* The number of systems the save line lists (0: every system). */
 static int ode_traj_nlisted(void) { return ODE_NSAVE_SYSTEMS; }
 
-/* FILE with its .csv, .h5 or .hdf5 extension replaced by .traj.csv. */
-static char *ode_traj_path(const char *output)
+/* FILE with its .csv, .h5 or .hdf5 extension replaced by `suffix` (".traj.csv"). */
+static char *ode_side_path(const char *output, const char *suffix)
 {
     const char *ext[] = {".csv", ".h5", ".hdf5"};
     size_t n = strlen(output);
@@ -112,10 +112,11 @@ static char *ode_traj_path(const char *output)
             break;
         }
     }
-    char *p = (char *)malloc(n + sizeof ".traj.csv");
+    const size_t ns = strlen(suffix) + 1;
+    char *p = (char *)malloc(n + ns);
     if (p) {
         memcpy(p, output, n);
-        memcpy(p + n, ".traj.csv", sizeof ".traj.csv");
+        memcpy(p + n, suffix, ns);
     }
     return p;
 }
@@ -178,10 +179,10 @@ static int ode_traj_open(OdeTraj **trp, const OdeRunner *r, long long total)
                         ODE_MODEL_NAME);
             return 0;
         } else {
-            tr->path = ode_traj_path(r->output);
+            tr->path = ode_side_path(r->output, ".traj.csv");
         }
     } else {
-        tr->path = ode_traj_path(ODE_MODEL_NAME);
+        tr->path = ode_side_path(ODE_MODEL_NAME, ".traj.csv");
         if (tr->path && !r->quiet)
             fprintf(stderr, "%s: save: the samples go to %s (the rows to standard output)\n", ODE_MODEL_NAME, tr->path);
     }

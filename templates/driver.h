@@ -98,6 +98,9 @@ ODE_HD static ODE_INLINE void ode_run_system(const OdeArrays *a, int i, int tran
 #if ODE_PERIOD
             ode_period_record(&s, a, i, rr);
 #endif
+#if ODE_ATTRACTOR
+            ode_attractor_record(&s, a, i, rr, record);
+#endif
             for (int f = 0; f < a->nfield; f++)
                 a->rec[((size_t)rr * a->nfield + f) * n + i] = ode_model_field(&s, a->fields[f]);
             a->rec_status[(size_t)rr * n + i] = s.status;

@@ -12,6 +12,7 @@
  *   period.h     the period of the recorded sequence (`period`)
  *   firing.h     what happens where events were detected; XPPAUT's rules
  *                for its `global`s (carried across zero, `global 0`)
+ *   attractor.h  each system's fingerprint (`attractor`)
  *   integrate.h  one integration: step control, events, samples, hooks
  */
 #ifndef ODE_SOLVER_H
@@ -26,6 +27,7 @@
 #include "tangent.h"
 #include "period.h"
 #include "firing.h"
+#include "attractor.h"
 #include "integrate.h"
 
 #endif /* ODE_SOLVER_H */

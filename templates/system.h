@@ -48,6 +48,13 @@ enum {
 #ifndef ODE_PERIOD
 #define ODE_PERIOD 0
 #endif
+#ifndef ODE_PERIOD_FIELD
+#define ODE_PERIOD_FIELD ODE_PERIOD
+#endif
+/* `attractor` (attractor.h): each system's fingerprint; 0 when the model has none. */
+#ifndef ODE_ATTRACTOR
+#define ODE_ATTRACTOR 0
+#endif
 
 /* 1 where a block assigns a parameter (XPPAUT's `global … {vk=-50}`): the
  * parameters then change during an integration and go back to memory with
@@ -149,6 +156,8 @@ typedef struct OdeArrays {
      * slot k of quantity q of system i at ring[(k * ODE_PERIOD_NQ + q) * n + i]. */
     ode_real *ring;
     int ring_slots;
+    /* `attractor`'s fingerprints (attractor.h; NULL: none): row k of system i at fp[k * n + i]. */
+    ode_real *fp;
 
     unsigned int *progress;      /* systems completed (host-visible), or NULL */
     unsigned int *queue;         /* next system to take (load balancing), or NULL */

@@ -14,7 +14,8 @@
  *               (order.c: cycles are errors)
  *   values      derived parameters at the defaults, initial values (values.c); the
  *               nesting depth (order.c)
- *   outputs     lyapunov and period (outputs.c: before record, which may name their fields)
+ *   outputs     lyapunov and period (outputs.c: before record, which may name their fields),
+ *               then attractor (attractor.c: after period, whose quantities it shares)
  *   statements  in the file's order: global and event (events.c), scan, repeat, save,
  *               set (statements.c), record (outputs.c), @ options (options.c)
  *   hooks       `on …` blocks (events.c), after the options (@ evtol)
@@ -124,10 +125,14 @@ Model *check_program(const Program *prog, int precision)
 
     Loc dtmin_loc = nowhere, dtmax_loc = nowhere;
     bool repeat_seen = false, save_seen = false;
+    const Node *period_line = NULL;
     for (Node *d = prog->decls; d; d = d->next) {   /* before `record`, which may name their fields */
         if (d->kind == D_LYAPUNOV) check_lyapunov(c, d);
         if (d->kind == D_PERIOD) check_period(c, d);
+        if (d->kind == D_PERIOD && !period_line) period_line = d;
     }
+    for (Node *d = prog->decls; d; d = d->next)   /* after period, whose quantities it shares */
+        if (d->kind == D_ATTRACTOR) check_attractor(c, d, period_line);
     for (Node *d = prog->decls; d; d = d->next) {
         switch (d->kind) {
         case D_EVENT: check_event(c, d); break;
@@ -173,6 +178,7 @@ Model *check_program(const Program *prog, int precision)
         for (int i = 0; i < m->nstate; i++) PUSH(m->fields, m->nfield, m->states[i]);
         for (int k = 0; k < m->nlyap; k++) PUSH(m->fields, m->nfield, m->lyap_fields[k]);
         if (m->period_field) PUSH(m->fields, m->nfield, m->period_field);
+        if (m->attractor_field) PUSH(m->fields, m->nfield, m->attractor_field);
     }
     if (m->single && !diag_error_count()) check_single_precision(prog);
     return diag_error_count() ? NULL : m;

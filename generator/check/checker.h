@@ -163,6 +163,23 @@ void check_save(Checker *c, Node *d, bool *seen);
 void check_lyapunov(Checker *c, Node *d);
 void check_period(Checker *c, Node *d);
 void check_record(Checker *c, Node *d);
+/* What a `period` or `attractor` line says about the quantities compared. */
+typedef struct PeriodSpec {
+    Symbol **of;       /* the quantities (default: every state) */
+    int nof;
+    double tol;        /* agreement of recorded values (default 1e-6) */
+    int max;           /* the longest period looked for (default 64) */
+    Loc of_loc, tol_loc, max_loc;   /* where given (line 0: not given) */
+} PeriodSpec;
+void check_period_items(Checker *c, Node *d, PeriodSpec *ps, const char *statement, const char *const *names,
+                        const char *usage, const char *const *extra, Node **extra_items);
+void use_period_spec(Model *m, const PeriodSpec *ps);
+Symbol *output_field(Checker *c, SymKind kind, const char *name, int index, Loc loc, const char *statement);
+void check_option_names(const Node *it, const char *statement, const char *const *names, const char *usage);
+
+/* ---- attractor.c: attractor (after period, whose quantities it shares) */
+
+void check_attractor(Checker *c, Node *d, const Node *period_line);
 
 /* ---- model_name.c: the model's C name, from its file's (why: NULL, or why
  * it differs from the file's base name) */

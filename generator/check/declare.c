@@ -30,6 +30,7 @@ const char *kind_phrase(SymKind k)
     case SYM_TABLE: return "a table";
     case SYM_LYAP: return "a Lyapunov exponent (a field to record)";
     case SYM_PERIOD: return "the period (a field to record)";
+    case SYM_ATTRACTOR: return "the attractor's label (a field to record)";
     }
     return "a name";
 }

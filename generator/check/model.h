@@ -30,6 +30,7 @@ typedef enum SymKind {
     SYM_TABLE,      /* `table f …`: a function of one argument, interpolated (Table) */
     SYM_LYAP,       /* lyap1 … lyapN of `lyapunov N` (index K-1): recordable only */
     SYM_PERIOD,     /* `period`'s result: recordable only */
+    SYM_ATTRACTOR,  /* `attractor`'s label: recordable only */
 } SymKind;
 
 typedef struct Symbol Symbol;
@@ -197,6 +198,13 @@ typedef struct Model {
     double period_tol;
     int period_max;
     Loc period_loc;
+    bool period_on;          /* the ring and the period are computed (`period` or `attractor`) */
+    /* `attractor [of=…] [, tol=…] [, max=…] [, dist=…]` (attractor_field NULL: none);
+     * without `period` its of/tol/max set period_of, period_tol and period_max */
+    Symbol *attractor_field; /* SYM_ATTRACTOR, not in the symbol table */
+    double attractor_dist;   /* grouping tolerance of fingerprints */
+    double attractor_match;  /* continuation: the largest distance matched (INFINITY: any) */
+    Loc attractor_loc;
 } Model;
 
 /* Checks the program; returns NULL after reporting errors (diag.h).

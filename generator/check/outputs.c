@@ -11,7 +11,7 @@
 
 /* A field that a statement adds (lyap1 … lyapN, period) under a name no
  * declaration may hold. */
-static Symbol *output_field(Checker *c, SymKind kind, const char *name, int index, Loc loc, const char *statement)
+Symbol *output_field(Checker *c, SymKind kind, const char *name, int index, Loc loc, const char *statement)
 {
     Symbol *old = symtab_get(&c->tab, name);
     if (old)
@@ -22,7 +22,7 @@ static Symbol *output_field(Checker *c, SymKind kind, const char *name, int inde
     return s;
 }
 
-static void check_option_names(const Node *it, const char *statement, const char *const *names, const char *usage)
+void check_option_names(const Node *it, const char *statement, const char *const *names, const char *usage)
 {
     Suggest sg;
     suggest_init(&sg, it->name);
@@ -90,17 +90,16 @@ static Symbol *output_symbol(Checker *c, const char *name, unsigned kinds, Symbo
     return first;
 }
 
-/* A quantity `period` compares: a state, aux or accessory. */
-static void period_quantity(Checker *c, Node *it, Node *name)
+/* A quantity `period` (or `attractor`) compares: a state, aux or accessory. */
+static void period_quantity(Checker *c, PeriodSpec *ps, Node *it, Node *name, const char *statement)
 {
-    Model *m = c->m;
     Loc at = name == it ? it->name_loc : name->loc;
     const char *word = name == it ? it->name : name->name;
     if (name->kind != N_NAME && name != it) {
         error_at(name->loc, "of= takes names of states, aux quantities or accessories");
         return;
     }
-    Symbol *s = output_symbol(c, word, BIT(SYM_STATE) | BIT(SYM_AUX) | BIT(SYM_ACC), m->period_of, m->nperiod_of);
+    Symbol *s = output_symbol(c, word, BIT(SYM_STATE) | BIT(SYM_AUX) | BIT(SYM_ACC), ps->of, ps->nof);
     if (!s || s->kind == SYM_COUNT) {
         Suggest sg;
         suggest_init(&sg, word);
@@ -109,16 +108,70 @@ static void period_quantity(Checker *c, Node *it, Node *name)
         return;
     }
     if (s->kind != SYM_STATE && s->kind != SYM_AUX && s->kind != SYM_ACC) {
-        error_at(at, "'%s' is %s; period compares quantities that change from one integration to the next "
-                     "(states, aux quantities, accessories)", word, kind_phrase(s->kind));
+        error_at(at, "'%s' is %s; %s compares quantities that change from one integration to the next "
+                     "(states, aux quantities, accessories)", word, kind_phrase(s->kind), statement);
         return;
     }
-    for (int i = 0; i < m->nperiod_of; i++)
-        if (m->period_of[i] == s) {
+    for (int i = 0; i < ps->nof; i++)
+        if (ps->of[i] == s) {
             error_at(at, "'%s' is listed twice", word);
             return;
         }
-    PUSH(m->period_of, m->nperiod_of, s);
+    PUSH(ps->of, ps->nof, s);
+}
+
+/* The items of a `period` or `attractor` line: of=NAME, …, tol=T, max=P
+ * into *ps; an item named in `extra` is left in extra_items[k] (its rhs
+ * checked by the caller); any other name is an error listing `names`. */
+void check_period_items(Checker *c, Node *d, PeriodSpec *ps, const char *statement, const char *const *names,
+                        const char *usage, const char *const *extra, Node **extra_items)
+{
+    memset(ps, 0, sizeof *ps);
+    ps->tol = 1e-6;
+    ps->max = 64;
+    bool in_of = false;
+    for (Node *it = d->items; it; it = it->next) {
+        double v;
+        if (!it->rhs) {   /* a name after of=… */
+            if (in_of) period_quantity(c, ps, it, it, statement);
+            else error_at(it->loc, "'%s' without a value: the quantities are listed after of= (%s)", it->name, usage);
+            continue;
+        }
+        in_of = name_eq(it->name, "of");
+        int k = 0;
+        while (extra && extra[k] && !name_eq(it->name, extra[k])) k++;
+        if (in_of) {
+            ps->of_loc = it->name_loc;
+            period_quantity(c, ps, it, it->rhs, statement);
+        } else if (name_eq(it->name, "tol")) {
+            ps->tol_loc = it->name_loc;
+            if (!const_value(c, it->rhs, "tol", &v)) continue;
+            if (!(v > 0)) error_at(it->rhs->loc, "tol must be positive (relative above 1, absolute below)");
+            else ps->tol = v;
+        } else if (name_eq(it->name, "max")) {
+            ps->max_loc = it->name_loc;
+            if (!const_value(c, it->rhs, "max", &v)) continue;
+            if (!is_integer(v) || v < 1 || v > 64)
+                error_at(it->rhs->loc, "max (the longest period looked for) is a whole number from 1 to 64");
+            else ps->max = (int)v;
+        } else if (extra && extra[k]) {
+            extra_items[k] = it;
+        } else {
+            check_option_names(it, statement, names, usage);
+        }
+    }
+    if (!ps->nof)
+        for (int i = 0; i < c->m->nstate; i++) PUSH(ps->of, ps->nof, c->m->states[i]);
+}
+
+/* What the ring of period.h compares: `period`'s quantities, or `attractor`'s. */
+void use_period_spec(Model *m, const PeriodSpec *ps)
+{
+    m->period_on = true;
+    m->period_of = ps->of;
+    m->nperiod_of = ps->nof;
+    m->period_tol = ps->tol;
+    m->period_max = ps->max;
 }
 
 /* `period [of=NAME, …] [, tol=1e-6] [, max=64]` (SPEC §2). */
@@ -130,45 +183,20 @@ void check_period(Checker *c, Node *d)
         return;
     }
     m->period_loc = d->loc;
-    m->period_tol = 1e-6;
-    m->period_max = 64;
     static const char *const names[] = {"of", "tol", "max", NULL};
-    const char *usage = "write period of=NAME, …, tol=T, max=P";
-    bool in_of = false;
-    for (Node *it = d->items; it; it = it->next) {
-        double v;
-        if (!it->rhs) {   /* a name after of=… */
-            if (in_of) period_quantity(c, it, it);
-            else error_at(it->loc, "'%s' without a value: the quantities are listed after of= (%s)", it->name, usage);
-            continue;
-        }
-        in_of = name_eq(it->name, "of");
-        if (in_of) {
-            period_quantity(c, it, it->rhs);
-        } else if (name_eq(it->name, "tol")) {
-            if (!const_value(c, it->rhs, "tol", &v)) continue;
-            if (!(v > 0)) error_at(it->rhs->loc, "tol must be positive (relative above 1, absolute below)");
-            else m->period_tol = v;
-        } else if (name_eq(it->name, "max")) {
-            if (!const_value(c, it->rhs, "max", &v)) continue;
-            if (!is_integer(v) || v < 1 || v > 64)
-                error_at(it->rhs->loc, "max (the longest period looked for) is a whole number from 1 to 64");
-            else m->period_max = (int)v;
-        } else {
-            check_option_names(it, "period", names, usage);
-        }
-    }
-    if (!m->nperiod_of)
-        for (int i = 0; i < m->nstate; i++) PUSH(m->period_of, m->nperiod_of, m->states[i]);
+    PeriodSpec ps;
+    check_period_items(c, d, &ps, "period", names, "write period of=NAME, …, tol=T, max=P", NULL, NULL);
+    use_period_spec(m, &ps);
     m->period_field = output_field(c, SYM_PERIOD, "period", 0, d->loc, "period");
 }
 
-/* lyap1 … lyapN and period, where the statements make them. */
+/* lyap1 … lyapN, period and attractor, where the statements make them. */
 static Symbol *statement_field(const Model *m, const char *name)
 {
     for (int k = 0; k < m->nlyap; k++)
         if (name_eq(m->lyap_fields[k]->name, name)) return m->lyap_fields[k];
     if (m->period_field && name_eq(name, "period")) return m->period_field;
+    if (m->attractor_field && name_eq(name, "attractor")) return m->attractor_field;
     return NULL;
 }
 

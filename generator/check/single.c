@@ -65,7 +65,7 @@ void check_single_precision(const Program *prog)
             continue;
         }
         if (d->kind == D_SCAN || d->kind == D_REPEAT || d->kind == D_SAVE || d->kind == D_LYAPUNOV ||
-            d->kind == D_PERIOD)
+            d->kind == D_PERIOD || d->kind == D_ATTRACTOR)
             continue;   /* host-side values (and statement options) */
         literals(d->rhs);
         literals(d->cond);

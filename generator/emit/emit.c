@@ -55,10 +55,11 @@ static void emit_option_defaults(Emitter *E)
 }
 
 /* Recordable fields: states, aux, accessories, parameters, derived, t, t0,
- * t1, then lyap1 … lyapN and period where the model computes them. */
+ * t1, then lyap1 … lyapN, period and attractor where the model computes them. */
 static int field_count(const Model *m)
 {
-    return m->nstate + m->naux + m->nacc + m->nparam + m->nderived + 3 + m->nlyap + (m->period_field != NULL);
+    return m->nstate + m->naux + m->nacc + m->nparam + m->nderived + 3 + m->nlyap + (m->period_field != NULL) +
+           (m->attractor_field != NULL);
 }
 
 /* Which events follow XPPAUT's rules (templates/firing.h): the `global`s,
@@ -88,7 +89,7 @@ static void emit_constants(Emitter *E)
     buf_printf(o, "#define ODE_NAUX %d\n#define ODE_NACC %d\n#define ODE_NEVENT %d\n", m->naux, m->nacc,
                m->nevent);
     buf_printf(o, "#define ODE_NFIELD %d              /* states, aux, accessories, parameters, derived, t, t0, t1%s */\n",
-               nfield, m->nlyap || m->period_field ? ", lyapunov, period" : "");
+               nfield, m->nlyap || m->period_field || m->attractor_field ? ", lyapunov, period, attractor" : "");
     buf_printf(o, "#define ODE_NTRIG %d               /* sin/cos of time in the right-hand side */\n", E->trig.n);
     if (m->plain_trig)
         buf_puts(o, "#define ODE_TRIG_ROTATE 0         /* --no-time-trig: no angle addition in RK4 */\n");
@@ -461,7 +462,7 @@ static void emit_fields(Emitter *E)
     for (int i = 0; i < m->nderived; i++) buf_printf(o, "    case %d: return ode_s->d[%d];\n", code++, i);
     buf_printf(o, "    case %d: return ode_s->t;\n", code++);
     buf_printf(o, "    case %d: return ode_s->t0;\n", code++);
-    if (!m->nlyap && !m->period_field) {
+    if (!m->nlyap && !m->period_field && !m->attractor_field) {
         buf_puts(o, "    default: return ode_s->t1;\n    }\n}\n\n");
         return;
     }
@@ -469,7 +470,7 @@ static void emit_fields(Emitter *E)
     emit_statement_fields(E, code);
 }
 
-static int field_code(const Model *m, const Symbol *s)
+int emit_field_code(const Model *m, const Symbol *s)
 {
     int base = 0;
     switch (s->kind) {
@@ -482,6 +483,7 @@ static int field_code(const Model *m, const Symbol *s)
     case SYM_WINDOW: base = 1 + s->index; break;
     case SYM_LYAP: base = 3 + s->index; break;
     case SYM_PERIOD: base = 3 + m->nlyap; break;
+    case SYM_ATTRACTOR: base = 3 + m->nlyap + (m->period_field != NULL); break;
     default: break;
     }
     return m->nstate + m->naux + m->nacc + m->nparam + m->nderived + base;
@@ -524,9 +526,10 @@ static void emit_metadata(Emitter *E)
     buf_puts(o, "\"t\", \"t0\", \"t1\"");
     for (int k = 0; k < m->nlyap; k++) buf_printf(o, ", \"%s\"", m->lyap_fields[k]->name);
     if (m->period_field) buf_puts(o, ", \"period\"");
+    if (m->attractor_field) buf_puts(o, ", \"attractor\"");
     buf_puts(o, "};\n");
     buf_printf(o, "static const int ode_default_fields[ODE_ALLOC(%d)] = {", m->nfield);
-    for (int i = 0; i < m->nfield; i++) buf_printf(o, "%s%d", i ? ", " : "", field_code(m, m->fields[i]));
+    for (int i = 0; i < m->nfield; i++) buf_printf(o, "%s%d", i ? ", " : "", emit_field_code(m, m->fields[i]));
     buf_printf(o, "};\n#define ODE_NDEFAULT_FIELDS %d\n", m->nfield);
     for (int i = 0; i < m->nscan; i++) {
         const Scan *s = &m->scans[i];
@@ -637,6 +640,7 @@ static void emit_source(Emitter *E)
     static const char *const solver[] = {"templates/tableaux.h",   "templates/stepper.h", "templates/dense.h",
                                          "templates/rosenbrock.h", "templates/events.h",  "templates/save.h",
                                          "templates/tangent.h",    "templates/period.h",  "templates/firing.h",
+                                         "templates/attractor.h",
                                          "templates/integrate.h"};
     for (size_t i = 0; i < sizeof solver / sizeof *solver; i++) {
         /* (rosenbrock.h and tangent.h call the derivatives, which a model may lack) */
@@ -649,6 +653,7 @@ static void emit_source(Emitter *E)
     append_template(E, "runtime/options.c", false);
     append_template(E, "runtime/library.c", true);
     append_template(E, "runtime/period.c", true);
+    append_template(E, "runtime/attractor.c", true);
     append_template(E, "runtime/shortest_tables.h", false);
     append_template(E, "runtime/shortest.c", false);
     append_template(E, "runtime/output.h", true);
@@ -658,6 +663,7 @@ static void emit_source(Emitter *E)
     append_template(E, "runtime/checkpoint.c", true);
     append_template(E, "runtime/runner.c", true);
     append_template(E, "runtime/runner_save.c", true);
+    append_template(E, "runtime/runner_attractors.c", true);
     append_template(E, "runtime/mpi_watch.c", true);
     append_template(E, "runtime/mpi_chunks.c", true);
     append_template(E, "runtime/mpi_runner.c", true);
@@ -710,6 +716,7 @@ static void emit_header(Emitter *E)
     code += 3;
     for (int k = 0; k < m->nlyap; k++) buf_printf(o, ", %s_FIELD_LYAP%d = %d", up, k + 1, code++);
     if (m->period_field) buf_printf(o, ", %s_FIELD_PERIOD = %d", up, code++);
+    if (m->attractor_field) buf_printf(o, ", %s_FIELD_ATTRACTOR = %d", up, code++);
     buf_puts(o, " };\n");
     append_template(E, "runtime/api.h", true);
     buf_printf(o, "\n#endif /* %s_H */\n", up);

@@ -79,6 +79,9 @@ void emit_sets(Emitter *E);
 void emit_lyapunov_constants(Emitter *E);
 void emit_statement_fields(Emitter *E, int code);
 void emit_period_values(Emitter *E);
+/* The field code of a recordable symbol (emit.c): states, aux, accessories, parameters, derived, t, t0, t1,
+ * lyap1 … lyapN, period, attractor. */
+int emit_field_code(const Model *m, const Symbol *s);
 
 /* Differentiates the model (before the helpers are written: marks the
  * ode_powK it needs), then writes its derivative functions (emit_jacobian.c). */

@@ -106,7 +106,7 @@ const char *node_kind_name(NodeKind kind)
         [D_EVENT] = "D_EVENT", [D_ACC] = "D_ACC", [D_ON] = "D_ON",
         [D_TOLERANCE] = "D_TOLERANCE", [D_SCAN] = "D_SCAN", [D_REPEAT] = "D_REPEAT",
         [D_RECORD] = "D_RECORD", [D_SAVE] = "D_SAVE", [D_OPTIONS] = "D_OPTIONS",
-        [D_LYAPUNOV] = "D_LYAPUNOV", [D_PERIOD] = "D_PERIOD",
+        [D_LYAPUNOV] = "D_LYAPUNOV", [D_PERIOD] = "D_PERIOD", [D_ATTRACTOR] = "D_ATTRACTOR",
         [D_UNSUPPORTED] = "D_UNSUPPORTED", [D_IGNORED] = "D_IGNORED", [D_TABLE] = "D_TABLE",
         [D_SET] = "D_SET", [D_FOR] = "D_FOR", [D_FOR_END] = "D_FOR_END", [D_DONE] = "D_DONE",
     };

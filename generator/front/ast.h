@@ -70,6 +70,8 @@ typedef enum NodeKind {
     D_LYAPUNOV,   /* `lyapunov N [, every=T]`: rhs (N, or NULL), items (list of S_ASSIGN) */
     D_PERIOD,     /* `period [of=a, b] [, tol=…] [, max=…]`: items (S_ASSIGN; a
                      name after of=… is an S_ASSIGN without rhs) */
+    D_ATTRACTOR,  /* `attractor [of=a, b] [, tol=…] [, max=…] [, dist=…]`: items
+                     as D_PERIOD's */
     D_OPTIONS,    /* `@ name=value, …`: items (list of S_ASSIGN whose rhs is an
                      N_NUM or an N_NAME holding the word as written) */
     D_UNSUPPORTED,/* an XPPAUT statement odegen cannot run per GPU thread:

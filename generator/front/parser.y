@@ -184,7 +184,7 @@ static Node *mk_if(Loc loc, Node *cond, List then_, List else_);
 %token KW_GLOBAL "'global'" KW_EVENT "'event'" KW_ACC "'acc'" KW_ON "'on'"
 %token KW_TOLERANCE "'tolerance'" KW_SCAN "'scan'" KW_REPEAT "'repeat'"
 %token KW_RECORD "'record'" KW_SAVE "'save'" KW_DONE "'done'" KW_TABLE "'table'" KW_SET "'set'"
-%token KW_LYAPUNOV "'lyapunov'" KW_PERIOD "'period'"
+%token KW_LYAPUNOV "'lyapunov'" KW_PERIOD "'period'" KW_ATTRACTOR "'attractor'"
 %token <str> KW_UNSUPPORTED "unsupported statement"
 %token <str> KW_IGNORED "ignored statement"
 %token <node> FOR_BEGIN "'%[…]' line" FOR_END "'%' line"
@@ -249,6 +249,8 @@ decl
                                 { $$ = mk_lyapunov(@$, $2, $4); }
     | KW_PERIOD                 { $$ = mk_items(D_PERIOD, @$, list_none()); }
     | KW_PERIOD pitems_tc       { $$ = mk_items(D_PERIOD, @$, $2); }
+    | KW_ATTRACTOR              { $$ = mk_items(D_ATTRACTOR, @$, list_none()); }
+    | KW_ATTRACTOR pitems_tc    { $$ = mk_items(D_ATTRACTOR, @$, $2); }
     | '@' options               { $$ = mk_items(D_OPTIONS, @$, $2); }
     | '@' options ','           { $$ = mk_items(D_OPTIONS, @$, $2); }
     | '@'                       { $$ = mk_items(D_OPTIONS, @$, list_none()); }
@@ -863,7 +865,7 @@ static const char *misspelt_keyword(const struct ParseState *ps)
 {
     static const char *const top[] = {"par", "param", "number", "init", "aux", "global", "event",
                                       "acc", "on", "tolerance", "scan", "repeat", "record", "save", "done",
-                                      "lyapunov", "period",
+                                      "lyapunov", "period", "attractor",
                                       "table", "set", NULL};
     static const char *const in_block[] = {"if", NULL};
     if (ps->prev_kind != NAME || ps->prev_text_len < 2 || ps->prev_text_len > 40)
