@@ -558,11 +558,70 @@ static void ode_h5_close_ids(OdeH5 *h)
     h->status_space = h->status = h->system_space = h->system = h->status_type = -1;
 }
 
+/* A whole dataset of the attractor table: rows (× cols when cols > 0). */
+static int ode_h5_table_column(hid_t group, const char *name, hid_t type, hsize_t rows, hsize_t cols, const void *data)
+{
+    const hsize_t dims[2] = {rows, cols};
+    hid_t space = H5Screate_simple(cols ? 2 : 1, dims, NULL);   /* (default properties: strings need a fill value) */
+    hid_t d = space < 0 ? -1 : H5Dcreate2(group, name, type, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    const int bad = d < 0 || (rows && H5Dwrite(d, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, data) < 0);
+    if (d >= 0) H5Dclose(d);
+    if (space >= 0) H5Sclose(space);
+    return bad ? -1 : 0;
+}
+
+/* `attractor`'s table as the group /attractors (runner_attractors.c): one
+ * dataset per column, a row per attractor (and escaped, failed) per slice;
+ * point, lo and hi (rows × quantities) with the quantities' names as an
+ * attribute. */
+static int ode_h5_attractors(OdeH5 *h)
+{
+    const OdeAttractorRows *t = h->info->attractors;
+    if (!t) return 0;
+    hid_t g = H5Gcreate2(h->file, "attractors", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    if (g < 0) return -1;
+    const hsize_t n = (hsize_t)t->nrow, q = (hsize_t)t->nq;
+    hid_t text = H5Tcopy(H5T_C_S1);
+    int bad = text < 0 || H5Tset_size(text, H5T_VARIABLE) < 0 || H5Tset_cset(text, H5T_CSET_UTF8) < 0;
+    bad = bad || ode_h5_table_column(g, "slice", H5T_NATIVE_LLONG, n, 0, t->slice) < 0;
+    bad = bad || ode_h5_table_column(g, t->slice_axis ? t->slice_axis : "slice_value", H5T_NATIVE_DOUBLE, n, 0,
+                                     t->slice_value) < 0;
+    bad = bad || ode_h5_table_column(g, "label", H5T_NATIVE_INT, n, 0, t->label) < 0;
+    bad = bad || ode_h5_table_column(g, "kind", text, n, 0, t->kind) < 0;
+    bad = bad || ode_h5_table_column(g, "period", H5T_NATIVE_INT, n, 0, t->period) < 0;
+    bad = bad || ode_h5_table_column(g, "systems", H5T_NATIVE_LLONG, n, 0, t->systems) < 0;
+    bad = bad || ode_h5_table_column(g, "fraction", H5T_NATIVE_DOUBLE, n, 0, t->fraction) < 0;
+    bad = bad || ode_h5_table_column(g, "fraction_err", H5T_NATIVE_DOUBLE, n, 0, t->fraction_err) < 0;
+    bad = bad || ode_h5_table_column(g, "lambda1", H5T_NATIVE_DOUBLE, n, 0, t->lambda1) < 0;
+    bad = bad || ode_h5_table_column(g, "point", H5T_NATIVE_DOUBLE, n, q, t->point) < 0;
+    bad = bad || ode_h5_table_column(g, "lo", H5T_NATIVE_DOUBLE, n, q, t->lo) < 0;
+    bad = bad || ode_h5_table_column(g, "hi", H5T_NATIVE_DOUBLE, n, q, t->hi) < 0;
+    if (!bad) {
+        hid_t space = H5Screate_simple(1, &q, NULL);
+        hid_t a = space < 0 ? -1 : H5Acreate2(g, "quantities", text, space, H5P_DEFAULT, H5P_DEFAULT);
+        bad = a < 0 || H5Awrite(a, text, t->quantities) < 0;
+        if (a >= 0) H5Aclose(a);
+        if (space >= 0) H5Sclose(space);
+    }
+    bad = bad || ode_h5_number_attribute(g, "dist", H5T_NATIVE_DOUBLE, &t->dist, 1) < 0;
+    bad = bad || ode_h5_number_attribute(g, "match", H5T_NATIVE_DOUBLE, &t->match, 1) < 0;
+    bad = bad || ode_h5_string_attribute(g, "comment", "one row per attractor per slice (labels -1: escaped, "
+                                                       "0: failed); fraction = systems / the slice's systems, "
+                                                       "fraction_err its binomial standard error") < 0;
+    if (text >= 0) H5Tclose(text);
+    H5Gclose(g);
+    return bad ? -1 : 0;
+}
+
 /* Completes the file: its metadata, then a sync of the whole file. */
 static int ode_h5_close(void *state, char *error, size_t size)
 {
     OdeH5 *h = (OdeH5 *)state;
     ode_h5_quiet();
+    if (ode_h5_attractors(h) < 0) {
+        ode_h5_close_ids(h);
+        return ode_h5_fail(error, size, "writing the attractor table");
+    }
     ode_h5_close_ids(h);
     errno = 0;
     const herr_t closed = H5Fclose(h->file);

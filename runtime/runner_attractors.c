@@ -88,7 +88,8 @@ static int ode_att_rows(OdeAttractorRun *ar, const OdeRunner *r, OdeRunInfo *inf
         model_attractor a;
         model_attractors_row(ar->table, row, &a, point + (size_t)row * nq, lo + (size_t)row * nq, hi + (size_t)row * nq);
         slice[row] = a.slice;
-        slice_value[row] = ar->slice_axis >= 0 ? ode_scan_value(&r->scans[ar->slice_axis], (long)a.slice) : (double)NAN;
+        const OdeScan *axis = ar->slice_axis >= 0 ? &r->scans[ar->slice_axis] : NULL;   /* (the last parameter line's value) */
+        slice_value[row] = axis ? ode_scan_value(axis, (long)(a.slice % axis->n)) : (double)NAN;
         label[row] = a.label;
         period[row] = a.period;
         kind[row] = model_attractor_kind_name(a.kind);

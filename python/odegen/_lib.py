@@ -2,7 +2,7 @@
 model's: duffing_solver_create, …).  Only declarations here: argument and result types, the
 constants of api.h, and the two structs that cross the boundary."""
 import ctypes
-from ctypes import POINTER, c_char_p, c_double, c_int, c_long, c_size_t, c_ulonglong, c_void_p
+from ctypes import POINTER, c_char_p, c_double, c_int, c_long, c_longlong, c_size_t, c_ulonglong, c_void_p
 
 # api.h's constants (the same for every model).
 OK = 0
@@ -26,6 +26,13 @@ class Stats(ctypes.Structure):
     """model_stats."""
     _fields_ = [("steps", c_ulonglong), ("evals", c_ulonglong), ("count", c_long * NSTATUS),
                 ("kernel_seconds", c_double)]
+
+
+class Attractor(ctypes.Structure):
+    """model_attractor: one row of an attractor table."""
+    _fields_ = [("slice", c_longlong), ("label", c_int), ("kind", c_int), ("period", c_int), ("lambda1", c_double),
+                ("systems", c_longlong), ("slice_systems", c_longlong), ("fraction", c_double),
+                ("fraction_err", c_double)]
 
 
 # name: (result type, argument types)
@@ -72,6 +79,16 @@ _FUNCTIONS = {
     "solver_recorded_values": (c_int, [c_void_p, c_int, c_int, c_int, c_int, c_void_p, c_long]),
     "solver_recorded_statuses": (c_int, [c_void_p, c_int, c_int, c_int, c_void_p, c_long]),
     "solver_stats": (c_int, [c_void_p, POINTER(Stats)]),
+    "attractor_quantities": (c_int, [POINTER(c_int)]),
+    "attractor_kind_name": (c_char_p, [c_int]),
+    "attractor_dist": (c_double, []),
+    "attractor_match": (c_double, []),
+    "attractors_create": (c_int, [POINTER(c_void_p), c_longlong]),
+    "attractors_free": (None, [c_void_p]),
+    "attractors_group": (c_int, [c_void_p, c_void_p, c_longlong]),
+    "attractors_count": (c_int, [c_void_p]),
+    "attractors_row": (c_int, [c_void_p, c_int, POINTER(Attractor), c_void_p, c_void_p, c_void_p]),
+    "attractors_label": (c_int, [c_void_p, c_longlong, POINTER(c_int)]),
 }
 
 

@@ -191,6 +191,10 @@ class Result(_Table):
     """What a scan recorded: result[field] is an array (systems × recorded integrations),
     result.status likewise (strings; result.status_code: the numbers of odegen.STATUS_NAMES).
 
+    With an `attractor` line: attractors, the attractor table as a dict of arrays (one entry
+    per row; columns as the runner's FILE.attractors.csv: slice, the sliced parameter, label,
+    kind, period, systems, fraction, fraction_err, lambda1, point_Q, lo_Q, hi_Q); else None.
+
     Also: inputs (the values given per system, by name), axes and gridded(field) for a scan
     given as odegen.grid(…), counts (systems per final status), steps, evals, device,
     seconds (wall time of the scan), kernel_seconds (integration only); save(path) writes
@@ -211,6 +215,7 @@ class Result(_Table):
         self.kernel_seconds = stats["kernel_seconds"]
         self.device = device
         self.seconds = seconds
+        self.attractors = None
 
     def _missing(self, name):
         text = super()._missing(name)
@@ -291,6 +296,71 @@ class _Systems:
         for i, v in given:
             a[i] = self._values(v)
         return a
+
+
+class _AttractorTable:
+    """A scan's attractor table (api.h's model_attractors), grouped slice by slice as the
+    scan goes; columns() gives it as the runner's FILE.attractors.csv has it."""
+
+    def __init__(self, lib, slice_size, slice_name, slice_values):
+        self.lib = lib
+        self.handle = ctypes.c_void_p()
+        self.slice_name, self.slice_values = slice_name, slice_values
+        if lib.attractors_create(ctypes.byref(self.handle), slice_size) != _lib.OK:
+            raise MemoryError("cannot create the attractor table")
+        codes = (ctypes.c_int * max(1, lib.count(_lib.KIND_FIELD)))()
+        self.nq = lib.attractor_quantities(codes)
+        self.quantities = [lib.text(lib.name(_lib.KIND_FIELD, codes[k])) for k in range(self.nq)]
+
+    def columns(self):
+        lib, nq = self.lib, self.nq
+        n = lib.attractors_count(self.handle)
+        cols = {k: [] for k in ("slice", self.slice_name or "slice_value", "label", "kind", "period", "systems",
+                                "fraction", "fraction_err", "lambda1")}
+        pts = {w: np.empty((n, nq)) for w in ("point", "lo", "hi")}
+        row = _lib.Attractor()
+        for r in range(n):
+            lib.attractors_row(self.handle, r, ctypes.byref(row), pts["point"][r].ctypes.data,
+                               pts["lo"][r].ctypes.data, pts["hi"][r].ctypes.data)
+            cols["slice"].append(row.slice)
+            cols[self.slice_name or "slice_value"].append(
+                self.slice_values[row.slice % len(self.slice_values)] if self.slice_name else np.nan)
+            cols["label"].append(row.label)
+            cols["kind"].append(lib.text(lib.attractor_kind_name(row.kind)))
+            cols["period"].append(row.period)
+            cols["systems"].append(row.systems)
+            cols["fraction"].append(row.fraction)
+            cols["fraction_err"].append(row.fraction_err)
+            cols["lambda1"].append(row.lambda1)
+        out = {k: np.array(v) for k, v in cols.items()}
+        for w, a in pts.items():
+            for k, q in enumerate(self.quantities):
+                out["%s_%s" % (w, q)] = a[:, k].copy()
+        return out
+
+    def free(self):
+        self.lib.attractors_free(self.handle)
+        self.handle = None
+
+
+def _attractor_table(lib, systems, record):
+    """The table of a scan of a model with `attractor` (None without, or without records).
+    Slices as the runner's: a grid whose first names are parameters and last ones initial
+    values is grouped per combination of the parameters (continuation)."""
+    if record == 0 or lib.attractor_quantities(None) == 0:
+        return None
+    size, name, values = 0, None, None
+    if systems.axes is not None:
+        kinds = [systems.columns[k][0] for k in systems.axes]
+        names = list(systems.axes)
+        first_state = len(kinds)
+        while first_state > 0 and kinds[first_state - 1] == _lib.KIND_STATE:
+            first_state -= 1
+        if 0 < first_state < len(kinds) and all(k == _lib.KIND_PARAM for k in kinds[:first_state]):
+            size = int(np.prod([len(systems.axes[k]) for k in names[first_state:]]))
+            name = names[first_state - 1]
+            values = np.asarray(systems.axes[name], dtype=np.float64)
+    return _AttractorTable(lib, size, name, values)
 
 
 def _ptr(a):
@@ -676,8 +746,12 @@ class Model:
         column = np.empty(size, dtype=np.intc)
         code_array = (ctypes.c_int * max(1, nfield))(*codes)
 
+        table = _attractor_table(lib, systems, record)
+
         def scan_slice(s, base, count):
             rc = lib.solver_scan(s, transient, record, _lib.RECORD_FN(), None)
+            if rc == _lib.OK and table:   # the labels into the field attractor, before it is read
+                rc = lib.attractors_group(table.handle, s, base)
             for rep in range(record if rc == _lib.OK else 0):
                 for slot, a in enumerate(columns):   # straight into column rep of rows base…
                     lib.solver_recorded_values(s, rep, slot, 0, count, a.ctypes.data + 8 * (base * record + rep), record)
@@ -686,11 +760,18 @@ class Model:
             return rc
 
         start = time.monotonic()
-        totals, device = self._in_slices(systems, size, be, devices, progress, opts, scan_slice,
-                                         lambda s: lib.solver_set_fields(s, code_array, nfield))
+        try:
+            totals, device = self._in_slices(systems, size, be, devices, progress, opts, scan_slice,
+                                             lambda s: lib.solver_set_fields(s, code_array, nfield))
+            attractors = table.columns() if table else None
+        finally:
+            if table:
+                table.free()
         about = self._about(values, systems, codes, transient, record, totals["options"], options)
-        return Result(self.name, out, status, systems.inputs(), systems.axes, totals, device,
-                      time.monotonic() - start, about)
+        result = Result(self.name, out, status, systems.inputs(), systems.axes, totals, device,
+                        time.monotonic() - start, about)
+        result.attractors = attractors
+        return result
 
     _TARGETS = {_lib.KIND_PARAM: "parameter", _lib.KIND_STATE: "initial value", _lib.KIND_T0: "window start",
                 _lib.KIND_T1: "window end"}

@@ -3,8 +3,8 @@
  * tests build the runtime exactly as a generated model does:
  *   NAME.h  = model constants + runtime/api.h
  *   NAME.cu = NAME.h, model section, solver.h, driver.h, scan_fill.c,
- *             options.c, library.c, period.c, save.c, shortest_tables.h, shortest.c, output.h,
- *             output_csv.c, output.c, checkpoint.c, runner.c, runner_save.c,
+ *             options.c, library.c, period.c, attractor.c, save.c, shortest_tables.h, shortest.c, output.h,
+ *             output_csv.c, output.c, checkpoint.c, runner.c, runner_save.c, runner_attractors.c,
  *             and with -DODE_MPI (make MPI=1) mpi_watch.c, mpi_chunks.c, mpi_runner.c,
  *             mpi_scan.c
  *   NAME_main.c = output.h, output_h5.c (with -DODE_HDF5), main (runner_main.c)
@@ -22,6 +22,7 @@
 #include "options.c"
 #include "library.c"
 #include "period.c"
+#include "attractor.c"
 #include "shortest_tables.h"
 #include "shortest.c"
 #include "output.h"
@@ -31,6 +32,7 @@
 #include "checkpoint.c"
 #include "runner.c"
 #include "runner_save.c"
+#include "runner_attractors.c"
 #include "mpi_watch.c"
 #include "mpi_chunks.c"
 #include "mpi_runner.c"

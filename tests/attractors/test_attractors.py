@@ -1,0 +1,437 @@
+#!/usr/bin/python3
+"""`attractor` (issue 24): each system's fingerprint in the kernel, grouped
+into an attractor table, each against something independent:
+
+- symmetry: the unforced double well (x'' + c x' - x + x^3 = 0) has two
+  attractors with fractions exactly 1/2 on a grid symmetric under
+  (x, y) -> (-x, -y), every system labelled opposite to its mirror image;
+  the basin boundary is the stable manifold of the saddle, integrated
+  backwards by scipy: two neighbouring systems differ in label exactly where
+  the manifold crosses the segment between them an odd number of times;
+- the magnetic pendulum with three magnets: on a polar grid of initial
+  values symmetric under rotation by 120 degrees, three fixed points that are
+  rotations of each other, fractions 1/3 each, labels permuted by the
+  rotation; on a square grid, fractions 1/3 within three standard errors;
+- the forced Duffing oscillator (k = 0.15, B = 0.25): a period-3 orbit
+  coexisting with two period-1 orbits; labels agree with the `period` field
+  and with scipy's integration of sampled initial values (period and
+  canonical point of its own Poincare points);
+- continuation: the tilted double well (y' = -c y + x - x^3 - F): the left
+  well's basin shrinks and vanishes at the saddle-node F = 2/(3 sqrt 3),
+  its label the same at every F before it;
+- the labels do not depend on the chunking (--chunk), escaped and failed
+  systems get -1 and 0, and the statement's errors.
+
+Run: /usr/bin/python3 tests/attractors/test_attractors.py [name-filter...]
+(ODEGEN_BACKEND=gpu runs it on the GPU.)
+"""
+import csv
+import math
+import os
+import sys
+
+import numpy as np
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "lib"))
+from odegen_test import BACKEND, BUILD, ODEGEN, build, check, main, run, _run  # noqa: E402
+
+
+def table(path):
+    """FILE.attractors.csv as a list of dicts (numbers as floats where they are)."""
+    rows = []
+    with open(path) as f:
+        for row in csv.DictReader(f):
+            out = {}
+            for k, v in row.items():
+                try:
+                    out[k] = float(v)
+                except ValueError:
+                    out[k] = v
+            rows.append(out)
+    return rows
+
+
+def run_table(runner, name, *args):
+    """Runs with -o NAME.csv in the build folder; returns (Result of the rows, table rows)."""
+    out = os.path.join(os.path.dirname(runner), name + ".csv")
+    cmd = [runner, "--backend", BACKEND, "-o", out] + list(args)
+    p = _run(cmd)
+    check(p.returncode == 0, "%s exited %d:\n%s" % (" ".join(cmd), p.returncode, p.stderr))
+    from odegen_test import Result
+    with open(out) as f:
+        res = Result(f.read(), p.stderr)
+    return res, table(out[:-4] + ".attractors.csv")
+
+
+def last_rows(res, nrep):
+    """Columns of each system's last recorded row."""
+    return {k: v[nrep - 1::nrep] for k, v in res.columns.items()}
+
+
+# ------------------------------------------------------------------ the double well
+
+DOUBLE_WELL = """# unforced double well
+par c=0.25
+x'=y
+y'=-c*y+x-x^3
+attractor of=x, y
+@ meth=dopri5, total=1, toler=1e-10, atoler=1e-10
+scan x = lin(-2, 2, %d)
+scan y = lin(-2, 2, %d)
+repeat transient=150, record=8
+record x, y, attractor
+done
+"""
+
+
+def stable_manifold(c, box=2.6):
+    """The saddle's stable manifold (both branches) as polylines, by
+    integrating backwards from the saddle along its stable eigenvector."""
+    from scipy.integrate import solve_ivp
+    lam = (-c - math.sqrt(c * c + 4)) / 2   # the stable eigenvalue of [[0, 1], [1, -c]]
+    v = np.array([1.0, lam]) / math.hypot(1.0, lam)
+
+    def back(t, u):
+        return [-u[1], -(-c * u[1] + u[0] - u[0] ** 3)]
+
+    def out(t, u):
+        return max(abs(u[0]), abs(u[1])) - box
+    out.terminal = True
+    lines = []
+    for sign in (1, -1):
+        u0 = sign * 1e-7 * v
+        sol = solve_ivp(back, (0, 60), u0, method="DOP853", rtol=1e-11, atol=1e-13, events=out, max_step=0.01)
+        lines.append(np.vstack([[0.0, 0.0], sol.y.T]))
+    return lines
+
+
+def crossings(p, q, line):
+    """How many times the polyline crosses the segment p-q."""
+    a, b = line[:-1], line[1:]
+    d = q - p
+    e = b - a
+    den = d[0] * e[:, 1] - d[1] * e[:, 0]
+    w = a - p
+    with np.errstate(divide="ignore", invalid="ignore"):
+        s = (w[:, 0] * e[:, 1] - w[:, 1] * e[:, 0]) / den
+        u = (w[:, 0] * d[1] - w[:, 1] * d[0]) / den
+    return int(np.sum((den != 0) & (s >= 0) & (s <= 1) & (u >= 0) & (u < 1)))
+
+
+def test_double_well():
+    """Two fixed points at (+-1, 0), 800 systems each; each system's mirror
+    image has the other label; neighbours differ exactly where the stable
+    manifold of the saddle (scipy, backwards) separates them."""
+    n = 40
+    runner = build("at_double_well", DOUBLE_WELL % (n, n), sanitize=False)
+    res, t = run_table(runner, "dw")
+    att = [r for r in t if r["label"] > 0]
+    check(len(att) == 2, "two attractors expected, the table: %s" % t)
+    for r in att:
+        check(r["kind"] == "fixed" and r["period"] == 1, "a fixed point expected: %s" % r)
+        check(abs(abs(r["point_x"]) - 1) < 1e-6 and abs(r["point_y"]) < 1e-6, "at (+-1, 0): %s" % r)
+        check(r["systems"] == n * n // 2 and r["fraction"] == 0.5, "half of the grid each: %s" % r)
+        check(abs(r["fraction_err"] - math.sqrt(0.25 / (n * n))) < 1e-12, "standard error sqrt(f(1-f)/N): %s" % r)
+    rows = last_rows(res, 8)
+    lab = rows["attractor"].reshape(n, n)
+    check(np.all(lab + lab[::-1, ::-1] == 3), "every system's mirror image has the other label")
+    lines = stable_manifold(0.25)
+    xs = np.linspace(-2, 2, n)
+    bad = []
+    for i in range(n):
+        for j in range(n):
+            for di, dj in ((1, 0), (0, 1)):
+                if i + di >= n or j + dj >= n:
+                    continue
+                p = np.array([xs[i], xs[j]])
+                q = np.array([xs[i + di], xs[j + dj]])
+                odd = sum(crossings(p, q, ln) for ln in lines) % 2 == 1
+                if odd != (lab[i, j] != lab[i + di, j + dj]):
+                    bad.append((p, q))
+    check(not bad, "%d neighbouring pairs disagree with the manifold, e.g. %s" % (len(bad), bad[:3]))
+
+
+def test_chunking_and_order():
+    """The labels and the table are the same whatever the chunk (in order: 7 systems a launch)."""
+    runner = build("at_double_well_small", DOUBLE_WELL % (12, 12), sanitize=True)
+    a, _ = run_table(runner, "whole")
+    b, _ = run_table(runner, "chunked", "--chunk", "7")
+    check(np.array_equal(a["attractor"], b["attractor"]), "labels differ with --chunk 7")
+    folder = os.path.dirname(runner)
+    ta, tb = (open(os.path.join(folder, f + ".attractors.csv")).read() for f in ("whole", "chunked"))
+    check(ta == tb, "tables differ with --chunk 7:\n%s\n%s" % (ta, tb))
+
+
+# ------------------------------------------------------------------ the magnetic pendulum
+
+PENDULUM = """# magnetic pendulum: three magnets at 90, 210, 330 degrees on the unit circle
+par w2=0.5, gam=0.2, d=0.3
+%s
+num x1=0, y1=1
+num x2=-0.8660254037844386, y2=-0.5
+num x3=0.8660254037844386, y3=-0.5
+f1=((x1-x)^2+(y1-y)^2+d^2)^(-1.5)
+f2=((x2-x)^2+(y2-y)^2+d^2)^(-1.5)
+f3=((x3-x)^2+(y3-y)^2+d^2)^(-1.5)
+x'=u
+y'=v
+u'=-w2*x-gam*u+(x1-x)*f1+(x2-x)*f2+(x3-x)*f3
+v'=-w2*y-gam*v+(y1-y)*f1+(y2-y)*f2+(y3-y)*f3
+attractor of=x, y
+@ meth=dopri5, total=5, toler=1e-10, atoler=1e-10
+%s
+repeat transient=40, record=4
+record x, y, attractor
+done
+"""
+
+
+def test_magnetic_pendulum_polar():
+    """A polar grid (radius x angle, 12 angles off the symmetry axes, on
+    which a trajectory would stay and end on a saddle): 120-degree rotations map the
+    grid onto itself, so the fractions are 1/3 and labels go round with the
+    magnets; the three fixed points are rotations of each other."""
+    nr, na = 10, 12
+    text = PENDULUM % ("par r=1, a=0\ninit x=r*cos(a), y=r*sin(a), u=0, v=0",
+                       "scan r = lin(0.2, 2, %d)\nscan a = lin(%.17g, %.17g, %d)" %
+                       (nr, math.pi / na, math.pi / na + 2 * math.pi * (na - 1) / na, na))
+    runner = build("at_pendulum_polar", text, sanitize=False)
+    res, t = run_table(runner, "polar")
+    att = [r for r in t if r["label"] > 0]
+    check(len(att) == 3, "three attractors expected: %s" % t)
+    pts = np.array([[r["point_x"], r["point_y"]] for r in att])
+    for r in att:
+        check(r["kind"] == "fixed", "fixed points expected: %s" % r)
+        check(abs(r["fraction"] - 1 / 3) < 0.02, "a third each (to a few boundary systems): %s" % r)
+    rot = np.array([[-0.5, -math.sqrt(3) / 2], [math.sqrt(3) / 2, -0.5]])
+    for p in pts:
+        q = rot @ p
+        check(np.min(np.linalg.norm(pts - q, axis=1)) < 1e-6, "the fixed points are rotations of each other: %s" % pts)
+    lab = last_rows(res, 4)["attractor"].reshape(nr, na)
+    perm = {}
+    for r in att:   # where the rotation takes each attractor's point
+        q = rot @ np.array([r["point_x"], r["point_y"]])
+        k = int(np.argmin(np.linalg.norm(pts - q, axis=1)))
+        perm[int(r["label"])] = int(att[k]["label"])
+    rotated = np.roll(lab, -na // 3, axis=1)   # the system at angle a + 120 degrees
+    agree = np.mean(np.vectorize(lambda v: perm.get(int(v), v))(lab) == rotated)
+    check(agree >= 0.98, "labels follow the rotation for %.4f of the systems" % agree)
+
+
+def test_magnetic_pendulum_square():
+    """A square grid: fractions 1/3 each within three standard errors."""
+    n = 24
+    text = PENDULUM % ("init u=0, v=0", "scan x = lin(-2, 2, %d)\nscan y = lin(-2, 2, %d)" % (n, n))
+    runner = build("at_pendulum_square", text, sanitize=False)
+    res, t = run_table(runner, "square")
+    att = [r for r in t if r["label"] > 0]
+    check(len(att) == 3, "three attractors expected: %s" % t)
+    for r in att:
+        check(abs(r["fraction"] - 1 / 3) <= 3 * r["fraction_err"], "1/3 within 3 s.e.: %s" % r)
+
+
+# ------------------------------------------------------------------ the forced Duffing oscillator
+
+FORCED = """# forced double well: period 3 coexisting with two period-1 orbits
+par k=0.15, B=0.25
+y1'=y2
+y2'=y1-y1^3-k*y2+B*cos(t)
+period of=y1, y2, tol=1e-6, max=16
+attractor
+@ meth=rkck45, total=6.283185307179586, toler=1e-10, atoler=1e-10
+scan y1 = lin(-2, 2, 16)
+scan y2 = lin(-2, 2, 16)
+repeat transient=300, record=32
+record y1, y2, period, attractor
+done
+"""
+
+
+def poincare_scipy(y0, rtol, k=0.15, B=0.25, transient=300, record=32):
+    from scipy.integrate import solve_ivp
+    T = 2 * math.pi
+    f = lambda t, u: [u[1], u[0] - u[0] ** 3 - k * u[1] + B * math.cos(t)]
+    ts = np.arange(transient + record + 1) * T
+    sol = solve_ivp(f, (0, ts[-1]), y0, method="DOP853", rtol=rtol, atol=rtol / 10, t_eval=ts)
+    return sol.y.T[transient + 1:]
+
+
+def scipy_label(att, y0, rtol):
+    """The table's attractor whose canonical point scipy's Poincare points hold."""
+    pts = poincare_scipy(y0, rtol)
+    d = {l: np.min(np.linalg.norm(pts - np.array([a["point_y1"], a["point_y2"]]), axis=1)) for l, a in att.items()}
+    near = [l for l, v in d.items() if v < 1e-5]
+    check(len(near) == 1, "scipy (rtol %g) from %s reaches %s of the table's attractors: %s" % (rtol, y0, near, d))
+    return near[0]
+
+
+def test_forced_duffing_periods():
+    """Three attractors: period 3 and two of period 1; every system's label
+    agrees with its period field.  12 sampled systems integrated by scipy
+    (DOP853, rtol 1e-12) reach the attractor of their label (the one whose
+    canonical point scipy's own Poincare points hold), but for systems on
+    the fractal basin boundary: at most 2 may differ, and each of those must
+    be shown sensitive (odegen at toler 1e-12, or scipy at rtol 1e-10, reaches
+    another attractor from the same initial value)."""
+    runner = build("at_forced", FORCED, sanitize=False)
+    res, t = run_table(runner, "forced")
+    att = {int(r["label"]): r for r in t if r["label"] > 0}
+    periods = sorted(int(r["period"]) for r in att.values())
+    check(periods == [1, 1, 3], "periods 1, 1, 3 expected: %s" % t)
+    rows = last_rows(res, 32)
+    for lab, per in zip(rows["attractor"], rows["period"]):
+        check(att[int(lab)]["period"] == per, "label %d (period %d) on a system of period %d" %
+              (lab, att[int(lab)]["period"], per))
+    xs = np.linspace(-2, 2, 16)
+    rng = np.random.default_rng(24)
+    differ = []
+    for s in rng.choice(256, 12, replace=False):
+        y0 = [xs[s // 16], xs[s % 16]]
+        lab = int(rows["attractor"][s])
+        if scipy_label(att, y0, 1e-12) == lab:
+            continue
+        differ.append(s)
+        _, one = run_table(runner, "forced_one", "--set", "toler=1e-12", "--set", "atoler=1e-12",
+                           "--scan", "y1=list(%r)" % y0[0], "--scan", "y2=list(%r)" % y0[1])
+        q = [r for r in one if r["label"] == 1][0]
+        tight = [l for l, a in att.items() if math.hypot(q["point_y1"] - a["point_y1"], q["point_y2"] - a["point_y2"]) < 1e-5]
+        sensitive = tight != [lab] or scipy_label(att, y0, 1e-10) != scipy_label(att, y0, 1e-12)
+        check(sensitive, "system %d (%s): label %d, scipy reaches another, and neither integrator changes its "
+                         "answer with its tolerance" % (s, y0, lab))
+    check(len(differ) <= 2, "%d of 12 sampled systems differ from scipy: %s" % (len(differ), differ))
+
+
+# ------------------------------------------------------------------ continuation
+
+TILT = """# tilted double well: the left well exists only for F > -2/(3 sqrt 3)
+par c=0.5, F=0
+x'=y
+y'=-c*y+x-x^3-F
+attractor of=x, y, tol=1e-6
+@ meth=dopri5, total=2, toler=1e-10, atoler=1e-10
+scan F = lin(-0.45, -0.30, 16)
+scan x = lin(-1.5, 1.5, 24)
+scan y = lin(-1, 1, 16)
+repeat transient=300, record=8
+record x, y, attractor
+done
+"""
+
+
+def test_continuation_saddle_node():
+    """F from -0.45 to -0.30: the left well exists only above the saddle-node
+    F = -2/(3 sqrt 3) = -0.3849.  The right attractor keeps one label along
+    F; the left one is absent at every F below the saddle-node and present,
+    with one label of its own, at every F above it, its basin growing."""
+    runner = build("at_tilt", TILT, sanitize=False)
+    res, t = run_table(runner, "tilt")
+    fc = -2 / (3 * math.sqrt(3))
+    Fs = np.linspace(-0.45, -0.30, 16)
+    by_slice = {}
+    for r in t:
+        if r["label"] > 0 and r["systems"] > 0:
+            by_slice.setdefault(int(r["slice"]), []).append(r)
+    check(sorted(by_slice) == list(range(16)), "every F has an attractor: %s" % sorted(by_slice))
+    right = {int(r["label"]) for rs in by_slice.values() for r in rs if r["point_x"] > 0}
+    check(len(right) == 1, "the right well keeps one label along F: %s" % right)
+    for s, F in enumerate(Fs):
+        rs = by_slice[s]
+        left = [r for r in rs if r["point_x"] < 0]
+        check(len(rs) == 1 + len(left), "slice %d: %s" % (s, rs))
+        check(all(abs(r["F"] - F) < 1e-12 for r in rs), "the slice's F value in the table")
+        if F < fc:
+            check(not left, "F = %.4f below the saddle-node %.4f: no left attractor, got %s" % (F, fc, left))
+        else:
+            check(len(left) == 1 and left[0]["systems"] > 0, "F = %.4f above the saddle-node: the left one" % F)
+    left_labels = {int(r["label"]) for rs in by_slice.values() for r in rs if r["point_x"] < 0}
+    check(len(left_labels) == 1 and not left_labels & right, "the left attractor keeps one label: %s" % left_labels)
+    fr = [sum(r["fraction"] for r in by_slice[s] if r["point_x"] < 0) for s in range(16)]
+    above = [f for f, F in zip(fr, Fs) if F > fc]
+    check(all(b >= a - 0.01 for a, b in zip(above, above[1:])), "the left basin grows with F: %s" % above)
+
+
+# ------------------------------------------------------------------ the table in every output
+
+def test_table_in_hdf5_and_python():
+    """The HDF5 output's group /attractors and Python's Result.attractors hold the
+    runner's FILE.attractors.csv, and Python's labels are the runner's."""
+    text = DOUBLE_WELL % (10, 10)
+    runner = build("at_outputs", text, sanitize=False)
+    res, t = run_table(runner, "outputs")
+    folder = os.path.dirname(runner)
+    h5 = os.path.join(folder, "outputs.h5")
+    p = _run([runner, "--backend", BACKEND, "--quiet", "-o", h5])
+    check(p.returncode == 0, p.stderr)
+    try:
+        import h5py
+    except ImportError:
+        h5py = None
+    if h5py is not None and os.path.exists(h5):
+        with h5py.File(h5, "r") as f:
+            g = f["attractors"]
+            check(list(g["label"][:]) == [r["label"] for r in t], "HDF5 labels %s" % g["label"][:])
+            check([k.decode() for k in g["kind"][:]] == [r["kind"] for r in t], "HDF5 kinds")
+            check(np.allclose(g["fraction"][:], [r["fraction"] for r in t]), "HDF5 fractions")
+            check(np.allclose(g["point"][2:, 0], [r["point_x"] for r in t[2:]], rtol=0, atol=0), "HDF5 points")
+            check([q.decode() if isinstance(q, bytes) else q for q in g.attrs["quantities"]] == ["x", "y"],
+                  "HDF5 quantities %s" % g.attrs["quantities"])
+            check(np.array_equal(f["attractor"][:, :, -1].ravel(), last_rows(res, 8)["attractor"]), "HDF5 field")
+    sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "python"))
+    import odegen
+    ode = os.path.join(folder, "..", "at_outputs.ode")
+    m = odegen.load(ode, quiet=True)
+    r = m.scan(backend=BACKEND, progress=False)
+    a = r.attractors
+    check(list(a["label"]) == [row["label"] for row in t], "Python labels %s" % a["label"])
+    check(list(a["kind"]) == [row["kind"] for row in t], "Python kinds %s" % a["kind"])
+    check(np.array_equal(a["systems"], [row["systems"] for row in t]), "Python counts %s" % a["systems"])
+    check(np.array_equal(r["attractor"][:, -1], last_rows(res, 8)["attractor"]), "Python's field attractor")
+
+
+# ------------------------------------------------------------------ escape, failure, errors
+
+ESCAPE = """# x' = x^2 escapes for x0 > 0 (bound), a NaN for x0 < -2 (sqrt of a negative), x -> 0 otherwise
+x'=if(x>0)then(x^2)else(-x*sqrt(x+2)-0*x)
+attractor
+@ meth=rk4, dt=0.01, total=1, bound=100
+scan x = list(-3, -1, 0.5)
+repeat transient=20, record=4
+record x, attractor
+done
+"""
+
+
+def test_escaped_and_failed():
+    """-1 for a system beyond bound, 0 for a NaN, the others labelled 1; the table counts them."""
+    runner = build("at_escape", ESCAPE, sanitize=True)
+    res, t = run_table(runner, "escape")
+    lab = last_rows(res, 4)["attractor"]
+    check(list(lab) == [0, 1, -1], "labels failed, attractor, escaped expected: %s" % list(lab))
+    counts = {int(r["label"]): int(r["systems"]) for r in t}
+    check(counts == {-1: 1, 0: 1, 1: 1}, "the table's counts: %s" % counts)
+
+
+def test_statement_errors():
+    """attractor's own errors, at the line."""
+    base = "x'=-x\n%s\ndone\n"
+    cases = [
+        ("attractor\nattractor", "'attractor' is given twice"),
+        ("period of=x\nattractor of=x", "give of=, tol= and max= there only"),
+        ("attractor dist=-1", "dist must be positive"),
+        ("attractor match=0", "match must be positive"),
+        ("attractor distt=1", "unknown attractor option 'distt'"),
+        ("attractor of=t", "attractor compares quantities"),
+        ("par attractor=1\nattractor", "'attractor' is declared here"),
+    ]
+    work = os.path.join(BUILD, "at_errors")
+    os.makedirs(work, exist_ok=True)
+    for body, expected in cases:
+        path = os.path.join(work, "m.ode")
+        with open(path, "w") as f:
+            f.write(base % body)
+        p = _run([ODEGEN, path, "--check"])
+        check(p.returncode != 0 and expected in p.stderr, "%r: expected %r in:\n%s" % (body, expected, p.stderr))
+
+
+if __name__ == "__main__":
+    sys.exit(main([(n, f) for n, f in list(globals().items()) if n.startswith("test_")]))
