@@ -692,6 +692,38 @@ int model_attractors_row(const model_attractors *table, int row, model_attractor
 /* The label of system `system` (0 … systems grouped - 1): labels are kept
  * for every system grouped, one int each.  MODEL_ERR_ARG out of range. */
 int model_attractors_label(const model_attractors *table, long long system, int *label);
+/* The labels of systems first … first + count - 1 into out.  MODEL_ERR_ARG out of range. */
+int model_attractors_labels(const model_attractors *table, long long first, long long count, int *out);
+
+/* ------------------------------------------------------------------ basin maps */
+
+/* Measures of a grid of labels (C order: the last axis fastest; shape[0 …
+ * ndim-1], at most 32 axes), such as a slice of a scan over initial values
+ * labelled by model_attractors_label.
+ *
+ * Basin entropy (Daza et al., Sci. Rep. 6, 31416, 2016): the grid is cut
+ * into boxes of box^ndim points (a partial box at an axis's end is left
+ * out); a box whose labels occur with frequencies p_j has the entropy
+ * S = sum_j p_j ln(1/p_j).  *entropy is the mean over all boxes (S_b),
+ * *boundary_entropy over the boxes with S > 0 (S_bb), *boxes and
+ * *boundary_boxes their numbers.  S_bb > ln 2 shows a fractal boundary
+ * (their "log 2 criterion"); a smooth boundary between two basins gives
+ * S_bb below it.  Any output may be NULL.  MODEL_ERR_ARG for a bad shape or
+ * a box larger than an axis. */
+int model_basin_entropy(const int *labels, int ndim, const long long *shape, int box, double *entropy,
+                        double *boundary_entropy, long long *boxes, long long *boundary_boxes);
+
+/* The uncertainty exponent of the basin boundary (McDonald, Grebogi, Ott and
+ * Yorke, Physica D 17, 125, 1985): for each distance ks[j] (in grid steps),
+ * fractions[j] is the fraction of grid points whose label differs from that
+ * of one of their 2·ndim neighbours at that distance along the axes (points
+ * without all of them are not counted); f ~ eps^alpha, and *exponent is the
+ * least-squares slope of ln f against ln k over the k with f > 0
+ * (*exponent_err its standard error; NaN with fewer than 2 or 3 points).
+ * alpha = 1 for a smooth boundary; alpha < 1 for a fractal one, whose
+ * box-counting dimension is ndim - alpha. */
+int model_basin_uncertainty(const int *labels, int ndim, const long long *shape, int nk, const int *ks,
+                            double *fractions, double *exponent, double *exponent_err);
 
 /* ------------------------------------------------------------------ statistics */
 

@@ -315,6 +315,13 @@ int model_attractors_label(const model_attractors *t, long long system, int *lab
     return MODEL_OK;
 }
 
+int model_attractors_labels(const model_attractors *t, long long first, long long count, int *out)
+{
+    if (!t || !out || first < 0 || count < 0 || first > t->grouped - count) return MODEL_ERR_ARG;
+    if (count) memcpy(out, t->labels + first, (size_t)count * sizeof(int));
+    return MODEL_OK;
+}
+
 #else /* no `attractor` line */
 
 int model_attractor_quantities(int *codes)
@@ -352,6 +359,11 @@ int model_attractors_row(const model_attractors *t, int row, model_attractor *in
 int model_attractors_label(const model_attractors *t, long long system, int *label)
 {
     (void)t, (void)system, (void)label;
+    return MODEL_ERR_ARG;
+}
+int model_attractors_labels(const model_attractors *t, long long first, long long count, int *out)
+{
+    (void)t, (void)first, (void)count, (void)out;
     return MODEL_ERR_ARG;
 }
 #endif /* ODE_ATTRACTOR */

@@ -46,6 +46,15 @@ typedef struct OdeAttractorRows {
     const long long *systems;
     const double *fraction, *fraction_err;
     const double *point, *lo, *hi;   /* [row * nq + k] */
+    /* --basin-entropy and --uncertainty (basins.c), per slice (nslice 0: neither asked for) */
+    long long nslice;
+    int box, nk;                     /* the box's side (0: no entropy); distances (0: no exponent) */
+    const int *ks;
+    const double *slice_values;      /* [nslice]: the sliced parameter's value (NaN without slices) */
+    const double *entropy, *boundary_entropy;
+    const long long *boxes, *boundary_boxes;
+    const double *exponent, *exponent_err;
+    const double *uncertain;         /* [slice * nk + j]: the fraction of uncertain points at ks[j] */
 } OdeAttractorRows;
 
 /* The run, for a header or for attributes. */

@@ -610,6 +610,26 @@ static int ode_h5_attractors(OdeH5 *h)
                                                        "fraction_err its binomial standard error") < 0;
     if (text >= 0) H5Tclose(text);
     H5Gclose(g);
+    if (bad || !t->nslice) return bad ? -1 : 0;
+    /* --basin-entropy, --uncertainty: the group /basins, a row per slice */
+    if ((g = H5Gcreate2(h->file, "basins", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT)) < 0) return -1;
+    const hsize_t s = (hsize_t)t->nslice, k = (hsize_t)t->nk;
+    bad = ode_h5_table_column(g, t->slice_axis ? t->slice_axis : "slice_value", H5T_NATIVE_DOUBLE, s, 0,
+                              t->slice_values) < 0;
+    if (t->box) {
+        bad = bad || ode_h5_table_column(g, "basin_entropy", H5T_NATIVE_DOUBLE, s, 0, t->entropy) < 0;
+        bad = bad || ode_h5_table_column(g, "boundary_basin_entropy", H5T_NATIVE_DOUBLE, s, 0, t->boundary_entropy) < 0;
+        bad = bad || ode_h5_table_column(g, "boxes", H5T_NATIVE_LLONG, s, 0, t->boxes) < 0;
+        bad = bad || ode_h5_table_column(g, "boundary_boxes", H5T_NATIVE_LLONG, s, 0, t->boundary_boxes) < 0;
+        bad = bad || ode_h5_number_attribute(g, "box", H5T_NATIVE_INT, &t->box, 1) < 0;
+    }
+    if (t->nk) {
+        bad = bad || ode_h5_table_column(g, "uncertainty_exponent", H5T_NATIVE_DOUBLE, s, 0, t->exponent) < 0;
+        bad = bad || ode_h5_table_column(g, "uncertainty_exponent_err", H5T_NATIVE_DOUBLE, s, 0, t->exponent_err) < 0;
+        bad = bad || ode_h5_table_column(g, "uncertain", H5T_NATIVE_DOUBLE, s, k, t->uncertain) < 0;
+        bad = bad || ode_h5_number_attribute(g, "k", H5T_NATIVE_INT, t->ks, k) < 0;
+    }
+    H5Gclose(g);
     return bad ? -1 : 0;
 }
 

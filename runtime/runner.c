@@ -405,6 +405,8 @@ typedef struct OdeRunner {
                                              rank that does not answer (default 60; 0: none) */
     double mpi_timeout;                   /* --mpi-timeout S: an MPI job whose rank does not answer
                                              for S seconds ends (0: never) */
+    int basin_box;                        /* --basin-entropy B: boxes of B points a side (0: none) */
+    int uncertainty;                      /* --uncertainty: the boundary's uncertainty exponent */
     char *command_line;                   /* for the output's description */
 } OdeRunner;
 
@@ -463,7 +465,11 @@ static void ode_help(FILE *f)
                "                          none yet); the output is that of an uninterrupted run\n"
                "  --quiet                 no progress line and no summary on standard error\n"
                "  --progress-every S      where standard error is not a terminal (a batch job's log),\n"
-               "                          a progress line every S seconds (default 60; 0: none)\n",
+               "                          a progress line every S seconds (default 60; 0: none)\n"
+               "  --basin-entropy B       with `attractor`: the basin entropy of each basin map (boxes\n"
+               "                          of B grid points a side), in the summary and FILE.basins.csv\n"
+               "  --uncertainty           with `attractor`: the uncertainty exponent of each basin\n"
+               "                          map's boundary (neighbours 1, 2, 3, 4, 6, 8 grid steps away)\n",
             ODE_BLOCK_SIZE, ODE_BLOCK_SIZE, ODE_CPU_CHUNK, ODE_GPU_CHUNK);
 #ifdef ODE_MPI
     fprintf(f, "  --mpi-timeout S         under mpirun: end the job, naming the rank, when a rank has\n"
@@ -680,7 +686,7 @@ static const char *const ode_option_names[] = {"--backend", "--set", "--set-name
                                                "--fields", "--output", "--devices", "--block", "--balance",
                                                "--chunk", "--estimate", "--quiet", "--help", "--checkpoint",
                                                "--checkpoint-every", "--resume", "--progress-every",
-                                               "--mpi-timeout"};
+                                               "--mpi-timeout", "--basin-entropy", "--uncertainty"};
 
 /* Parses the command line into r: 0, or the exit status (-1: --help shown). */
 static int ode_parse_args(OdeRunner *r, int argc, char **argv)
@@ -719,6 +725,10 @@ static int ode_parse_args(OdeRunner *r, int argc, char **argv)
             if (inline_value) return ode_usage("option '%s' takes no value", arg);
             r->resume = 1;
             continue;
+        } else if (strcmp(arg, "--uncertainty") == 0) {
+            if (inline_value) return ode_usage("option '%s' takes no value", arg);
+            r->uncertainty = 1;
+            continue;
         } else if (arg[0] != '-' || strcmp(arg, "-") == 0) {
             return ode_usage("unexpected argument '%s' (see --help)", argv[i]);
         }
@@ -728,7 +738,8 @@ static int ode_parse_args(OdeRunner *r, int argc, char **argv)
                           strcmp(arg, "--fields") == 0 || strcmp(arg, "--devices") == 0 ||
                           strcmp(arg, "--block") == 0 || strcmp(arg, "--balance") == 0 || strcmp(arg, "--chunk") == 0 ||
                           strcmp(arg, "--checkpoint") == 0 || strcmp(arg, "--checkpoint-every") == 0 ||
-                          strcmp(arg, "--progress-every") == 0 || strcmp(arg, "--mpi-timeout") == 0;
+                          strcmp(arg, "--progress-every") == 0 || strcmp(arg, "--mpi-timeout") == 0 ||
+                          strcmp(arg, "--basin-entropy") == 0;
         if (!known) {
             const char *best = NULL;
             int best_d = 3;
@@ -806,6 +817,10 @@ static int ode_parse_args(OdeRunner *r, int argc, char **argv)
         } else if (strcmp(arg, "--progress-every") == 0) {
             if (ode_parse_real(v, &r->progress_every) || r->progress_every < 0)
                 return ode_usage("--progress-every expects seconds (a number, 0 or more), got '%s'", v);
+        } else if (strcmp(arg, "--basin-entropy") == 0) {
+            if (ode_parse_long(v, 1, 1000, &n))
+                return ode_usage("--basin-entropy expects the box's side in grid points, 1 to 1000, got '%s'", v);
+            r->basin_box = (int)n;
         } else if (strcmp(arg, "--mpi-timeout") == 0) {
 #ifndef ODE_MPI
             return ode_usage("--mpi-timeout: this runner was built without MPI (make MPI=1)");
@@ -821,6 +836,9 @@ static int ode_parse_args(OdeRunner *r, int argc, char **argv)
     if (!devices_given) r->ndevices = 0;
     if (!r->checkpoint && (r->resume || every_given))
         return ode_usage("%s needs --checkpoint FILE", r->resume ? "--resume" : "--checkpoint-every");
+    if ((r->basin_box || r->uncertainty) && model_attractor_quantities(NULL) == 0)
+        return ode_usage("%s needs a model with an `attractor` line (its labels)",
+                         r->basin_box ? "--basin-entropy" : "--uncertainty");
     if (r->checkpoint && r->output && strcmp(r->checkpoint, r->output) == 0)
         return ode_usage("--checkpoint and -o name the same file '%s'", r->output);
     char why[256];

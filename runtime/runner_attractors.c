@@ -4,6 +4,11 @@
  * next to the output, and the rows the HDF5 output writes as its group
  * /attractors.  Appended after runner_save.c (same translation unit).
  *
+ * With --basin-entropy and --uncertainty, each slice's labels as a grid (its
+ * initial-value lines; without slices the whole scan's lines) are measured
+ * (basins.c) and written to the summary, FILE.basins.csv and the HDF5 group
+ * /basins.
+ *
  * Slices: where the scan's first lines scan parameters and its last lines
  * initial values (a basin at each parameter value), each parameter value is a
  * slice of the product of the initial-value lines, grouped on its own and
@@ -21,7 +26,63 @@ struct OdeAttractorRun {
     OdeAttractorRows rows;           /* the finished table, as the outputs take it */
     const char *names[ODE_ALLOC(ODE_NFIELD)];
     void *memory;
+    void *basin_memory;
 };
+
+static const int ode_att_ks[] = {1, 2, 3, 4, 6, 8};
+
+/* The basin measures of every slice (--basin-entropy, --uncertainty). */
+static int ode_att_basins(OdeAttractorRun *ar, const OdeRunner *r)
+{
+    OdeAttractorRows *t = &ar->rows;
+    if (!r->basin_box && !r->uncertainty) return 0;
+    const int first_axis = ar->slice_axis + 1;   /* the grid's axes (0 without slices) */
+    const int ndim = r->nscan - first_axis;
+    if (ndim < 1) return ode_runtime("--basin-entropy, --uncertainty: the scan has no grid of initial values");
+    long long shape[32], points = 1;
+    if (ndim > 32) return ode_runtime("--basin-entropy, --uncertainty: at most 32 scan lines");
+    for (int a = 0; a < ndim; a++) points *= shape[a] = r->scans[first_axis + a].n;
+    const long long nslice = ar->slice ? model_attractors_count(ar->table) ? t->slice[t->nrow - 1] + 1 : 0 : 1;
+    const int nk = r->uncertainty ? (int)(sizeof ode_att_ks / sizeof *ode_att_ks) : 0;
+    const size_t ns = (size_t)(nslice > 0 ? nslice : 1);
+    char *m = (char *)calloc(1, ns * (6 * sizeof(double) + 2 * sizeof(long long) + (size_t)(nk ? nk : 1) * sizeof(double)) +
+                                    (size_t)points * sizeof(int));
+    if (!m) return ode_runtime("out of memory");
+    ar->basin_memory = m;
+    double *values = (double *)m, *entropy = values + ns, *bentropy = entropy + ns, *exponent = bentropy + ns,
+           *exponent_err = exponent + ns, *uncertain = exponent_err + ns;
+    long long *boxes = (long long *)(uncertain + ns * (size_t)(nk ? nk : 1)), *bboxes = boxes + ns;
+    int *labels = (int *)(bboxes + ns);
+    for (long long sl = 0; sl < nslice; sl++) {
+        if (model_attractors_labels(ar->table, sl * points, points, labels) != MODEL_OK)
+            return ode_runtime("the attractor table lacks slice %lld's labels", sl);
+        const OdeScan *axis = ar->slice_axis >= 0 ? &r->scans[ar->slice_axis] : NULL;
+        values[sl] = axis ? ode_scan_value(axis, (long)(sl % axis->n)) : (double)NAN;
+        entropy[sl] = bentropy[sl] = exponent[sl] = exponent_err[sl] = NAN;
+        if (r->basin_box) {
+            const int rc = model_basin_entropy(labels, ndim, shape, r->basin_box, &entropy[sl], &bentropy[sl],
+                                               &boxes[sl], &bboxes[sl]);
+            if (rc != MODEL_OK)
+                return ode_usage("--basin-entropy %d: a box larger than the grid of initial values", r->basin_box);
+        }
+        if (nk && model_basin_uncertainty(labels, ndim, shape, nk, ode_att_ks, uncertain + (size_t)sl * (size_t)nk,
+                                          &exponent[sl], &exponent_err[sl]) != MODEL_OK)
+            return ode_runtime("out of memory");
+    }
+    t->nslice = nslice;
+    t->box = r->basin_box;
+    t->nk = nk;
+    t->ks = ode_att_ks;
+    t->slice_values = values;
+    t->entropy = entropy;
+    t->boundary_entropy = bentropy;
+    t->boxes = boxes;
+    t->boundary_boxes = bboxes;
+    t->exponent = exponent;
+    t->exponent_err = exponent_err;
+    t->uncertain = uncertain;
+    return 0;
+}
 
 /* Systems per slice of the scan (0: one slice), and the sliced line in *axis. */
 static long long ode_att_slice_size(const OdeRunner *r, int *axis)
@@ -111,7 +172,7 @@ static int ode_att_rows(OdeAttractorRun *ar, const OdeRunner *r, OdeRunInfo *inf
     t->lo = lo;
     t->hi = hi;
     info->attractors = t;
-    return 0;
+    return ode_att_basins(ar, r);
 }
 
 /* The table on standard error (rows without systems left out; with slices, only the counts per slice). */
@@ -124,7 +185,8 @@ static void ode_att_summary(const OdeAttractorRun *ar)
     for (int row = 0; row < t->nrow; row++) labels = t->label[row] > labels ? t->label[row] : labels;
     if (t->slice_axis) {
         fprintf(stderr, "%s: attractors: %d along %s (%lld values; the table: FILE.attractors.csv or the HDF5 "
-                        "group /attractors)\n", ODE_MODEL_NAME, labels, t->slice_axis, slices);
+                        "group /attractors%s)\n", ODE_MODEL_NAME, labels, t->slice_axis, slices,
+                t->nslice ? "; basin measures: FILE.basins.csv, /basins" : "");
         return;
     }
     fprintf(stderr, "%s: attractors (dist=%g):\n  label  kind       period  systems    fraction ± s.e.      lambda1     point",
@@ -139,6 +201,46 @@ static void ode_att_summary(const OdeAttractorRun *ar)
             fprintf(stderr, "%s%.6g", k ? ", " : " ", t->point[(size_t)row * (size_t)t->nq + (size_t)k]);
         fputc('\n', stderr);
     }
+    if (t->nslice && t->box)
+        fprintf(stderr, "%s: basin entropy S_b = %.4f, boundary basin entropy S_bb = %.4f (%lld of %lld boxes of %d "
+                        "points a side on the boundary; S_bb > ln 2 = 0.6931 shows a fractal boundary)\n",
+                ODE_MODEL_NAME, t->entropy[0], t->boundary_entropy[0], t->boundary_boxes[0], t->boxes[0], t->box);
+    if (t->nslice && t->nk) {
+        fprintf(stderr, "%s: uncertainty exponent alpha = %.4f ± %.4f (uncertain fraction f at k grid steps:",
+                ODE_MODEL_NAME, t->exponent[0], t->exponent_err[0]);
+        for (int j = 0; j < t->nk; j++) fprintf(stderr, " f(%d) = %.4g", t->ks[j], t->uncertain[j]);
+        fputs("; alpha = 1: a smooth boundary)\n", stderr);
+    }
+}
+
+/* FILE.basins.csv: the basin measures per slice. */
+static int ode_att_write_basins(const OdeAttractorRows *t, const char *output)
+{
+    char *path = ode_side_path(output, ".basins.csv");
+    if (!path) return ode_runtime("out of memory");
+    OdeSideFile o;
+    int status = ode_side_open(&o, path);
+    if (!status) {
+        FILE *f = o.f;
+        int bad = fprintf(f, "slice,%s,box,basin_entropy,boundary_basin_entropy,boxes,boundary_boxes,"
+                             "uncertainty_exponent,uncertainty_exponent_err", t->slice_axis ? t->slice_axis : "slice_value") < 0;
+        for (int j = 0; j < t->nk; j++) bad |= fprintf(f, ",uncertain_%d", t->ks[j]) < 0;
+        bad |= fputc('\n', f) == EOF;
+        for (long long sl = 0; sl < t->nslice && !bad; sl++) {
+            bad |= fprintf(f, "%lld", sl) < 0;
+            bad |= ode_side_number(f, t->slice_values[sl]);
+            bad |= fprintf(f, ",%d", t->box) < 0;
+            bad |= ode_side_number(f, t->entropy[sl]) | ode_side_number(f, t->boundary_entropy[sl]);
+            bad |= fprintf(f, ",%lld,%lld", t->box ? t->boxes[sl] : 0, t->box ? t->boundary_boxes[sl] : 0) < 0;
+            bad |= ode_side_number(f, t->exponent[sl]) | ode_side_number(f, t->exponent_err[sl]);
+            for (int j = 0; j < t->nk; j++) bad |= ode_side_number(f, t->uncertain[(size_t)sl * (size_t)t->nk + (size_t)j]);
+            bad |= fputc('\n', f) == EOF;
+        }
+        status = bad ? ode_side_failed(&o, errno ? errno : EIO) : ode_side_close(&o);
+    }
+    ode_side_free(&o);
+    free(path);
+    return status;
 }
 
 /* FILE.attractors.csv next to a file output (none for standard output or a device). */
@@ -175,6 +277,7 @@ static int ode_att_write_csv(const OdeAttractorRun *ar, const OdeRunner *r)
     }
     ode_side_free(&o);
     free(path);
+    if (!status && t->nslice) status = ode_att_write_basins(t, r->output);
     return status;
 }
 
@@ -183,5 +286,6 @@ static void ode_att_free(OdeAttractorRun *ar)
     if (!ar) return;
     model_attractors_free(ar->table);
     free(ar->memory);
+    free(ar->basin_memory);
     free(ar);
 }

@@ -654,6 +654,7 @@ static void emit_source(Emitter *E)
     append_template(E, "runtime/library.c", true);
     append_template(E, "runtime/period.c", true);
     append_template(E, "runtime/attractor.c", true);
+    append_template(E, "runtime/basins.c", true);
     append_template(E, "runtime/shortest_tables.h", false);
     append_template(E, "runtime/shortest.c", false);
     append_template(E, "runtime/output.h", true);

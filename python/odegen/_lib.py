@@ -89,6 +89,10 @@ _FUNCTIONS = {
     "attractors_count": (c_int, [c_void_p]),
     "attractors_row": (c_int, [c_void_p, c_int, POINTER(Attractor), c_void_p, c_void_p, c_void_p]),
     "attractors_label": (c_int, [c_void_p, c_longlong, POINTER(c_int)]),
+    "basin_entropy": (c_int, [c_void_p, c_int, c_void_p, c_int, POINTER(c_double), POINTER(c_double),
+                              POINTER(c_longlong), POINTER(c_longlong)]),
+    "basin_uncertainty": (c_int, [c_void_p, c_int, c_void_p, c_int, c_void_p, c_void_p, POINTER(c_double),
+                                  POINTER(c_double)]),
 }
 
 

@@ -194,6 +194,7 @@ class Result(_Table):
     With an `attractor` line: attractors, the attractor table as a dict of arrays (one entry
     per row; columns as the runner's FILE.attractors.csv: slice, the sliced parameter, label,
     kind, period, systems, fraction, fraction_err, lambda1, point_Q, lo_Q, hi_Q); else None.
+    basin_entropy(box) and uncertainty_exponent(ks) measure the basin maps of a grid scan.
 
     Also: inputs (the values given per system, by name), axes and gridded(field) for a scan
     given as odegen.grid(…), counts (systems per final status), steps, evals, device,
@@ -216,6 +217,7 @@ class Result(_Table):
         self.device = device
         self.seconds = seconds
         self.attractors = None
+        self._lib = None
 
     def _missing(self, name):
         text = super()._missing(name)
@@ -229,6 +231,64 @@ class Result(_Table):
             raise ValueError("the scan was not given as odegen.grid(...): there is no grid shape")
         shape = tuple(len(v) for v in self.axes.values())
         return self[name].reshape(shape + (self.reps,))
+
+    def _label_grids(self):
+        """The labels of the last rep as grids: (parameter values or [None], grids), one grid a
+        slice (a grid of initial values per parameter value) or the whole grid."""
+        if self.attractors is None or self.axes is None:
+            raise ValueError("basin measures need a model with an `attractor` line and a scan given as odegen.grid")
+        labels = np.ascontiguousarray(self["attractor"][:, -1], dtype=np.intc)
+        shape = [len(v) for v in self.axes.values()]
+        names = list(self.axes)
+        sliced = [k for k in self.attractors if k not in ("slice", "label", "kind", "period", "systems", "fraction",
+                                                          "fraction_err", "lambda1", "slice_value")
+                  and not k.startswith(("point_", "lo_", "hi_"))]
+        if sliced:
+            cut = names.index(sliced[0]) + 1
+            grid = shape[cut:]
+            values = [v for v in np.asarray(self.axes[sliced[0]])]
+            n = int(np.prod(grid))
+            return values, [labels[i * n:(i + 1) * n].reshape(grid) for i in range(len(labels) // n)]
+        return [None], [labels.reshape(shape)]
+
+    def basin_entropy(self, box=5):
+        """The basin entropy of each basin map (Daza et al. 2016; api.h's model_basin_entropy):
+        a dict of arrays per slice: basin_entropy (S_b), boundary_basin_entropy (S_bb; above
+        ln 2: a fractal boundary), boxes, boundary_boxes; boxes of `box` grid points a side."""
+        values, grids = self._label_grids()
+        out = {k: [] for k in ("basin_entropy", "boundary_basin_entropy", "boxes", "boundary_boxes")}
+        for g in grids:
+            g = np.ascontiguousarray(g, dtype=np.intc)
+            shape = (ctypes.c_longlong * g.ndim)(*g.shape)
+            sb, sbb = ctypes.c_double(), ctypes.c_double()
+            nb, nbb = ctypes.c_longlong(), ctypes.c_longlong()
+            if self._lib.basin_entropy(g.ctypes.data, g.ndim, shape, box, ctypes.byref(sb), ctypes.byref(sbb),
+                                       ctypes.byref(nb), ctypes.byref(nbb)) != _lib.OK:
+                raise ValueError("box %r: a whole number from 1 to the grid's shortest side %d" % (box, min(g.shape)))
+            for k, v in zip(out, (sb.value, sbb.value, nb.value, nbb.value)):
+                out[k].append(v)
+        return {k: np.array(v) for k, v in out.items()}
+
+    def uncertainty_exponent(self, ks=(1, 2, 3, 4, 6, 8)):
+        """The uncertainty exponent of each basin map's boundary (api.h's
+        model_basin_uncertainty): a dict of arrays per slice: exponent (alpha: 1 for a smooth
+        boundary, below 1 for a fractal one), exponent_err, and uncertain (slices x len(ks)):
+        the fraction of grid points with a neighbour of another label ks[j] steps away."""
+        values, grids = self._label_grids()
+        ks = np.ascontiguousarray(ks, dtype=np.intc)
+        out = {"exponent": [], "exponent_err": [], "uncertain": []}
+        for g in grids:
+            g = np.ascontiguousarray(g, dtype=np.intc)
+            shape = (ctypes.c_longlong * g.ndim)(*g.shape)
+            f = np.empty(len(ks))
+            a, e = ctypes.c_double(), ctypes.c_double()
+            if self._lib.basin_uncertainty(g.ctypes.data, g.ndim, shape, len(ks), ks.ctypes.data, f.ctypes.data,
+                                           ctypes.byref(a), ctypes.byref(e)) != _lib.OK:
+                raise ValueError("ks must be whole numbers of at least 1")
+            out["exponent"].append(a.value)
+            out["exponent_err"].append(e.value)
+            out["uncertain"].append(f)
+        return {k: np.array(v) for k, v in out.items()}
 
     def save(self, path):
         """Writes the results to the HDF5 file `path` (h5py: Debian's python3-h5py) as the
@@ -771,6 +831,7 @@ class Model:
         result = Result(self.name, out, status, systems.inputs(), systems.axes, totals, device,
                         time.monotonic() - start, about)
         result.attractors = attractors
+        result._lib = lib
         return result
 
     _TARGETS = {_lib.KIND_PARAM: "parameter", _lib.KIND_STATE: "initial value", _lib.KIND_T0: "window start",

@@ -388,6 +388,88 @@ def test_table_in_hdf5_and_python():
     check(np.array_equal(r["attractor"][:, -1], last_rows(res, 8)["attractor"]), "Python's field attractor")
 
 
+# ------------------------------------------------------------------ basin entropy, uncertainty exponent
+
+def _lib_of_outputs_model():
+    sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "python"))
+    import odegen
+    build("at_outputs", DOUBLE_WELL % (10, 10), sanitize=False)
+    m = odegen.load(os.path.join(BUILD, "at_outputs-%s%s" % (BACKEND, "-plain" if "asan" in ODEGEN else ""),
+                                 "at_outputs.ode"), quiet=True)
+    return m, m._lib
+
+
+def test_basin_measures_exact():
+    """The library's measures on grids whose values are known: a straight
+    boundary through a 1000 x 1000 grid (uncertain fraction 2k/(n - 2k)
+    exactly, exponent 1 to 0.02); two labels at random (each box's entropy
+    averages the binomial expectation, within 4 standard errors); one label
+    (entropy 0, no uncertain point)."""
+    import ctypes
+    m, lib = _lib_of_outputs_model()
+    n = 1000
+    grid = np.ones((n, n), dtype=np.intc)
+    grid[:, 437:] = 2
+    shape = (ctypes.c_longlong * 2)(n, n)
+    ks = np.array([1, 2, 4, 8, 16], dtype=np.intc)
+    f = np.empty(5)
+    a, e = ctypes.c_double(), ctypes.c_double()
+    check(lib.basin_uncertainty(grid.ctypes.data, 2, shape, 5, ks.ctypes.data, f.ctypes.data, ctypes.byref(a),
+                                ctypes.byref(e)) == 0, "model_basin_uncertainty failed")
+    check(np.allclose(f, 2 * ks / (n - 2 * ks), rtol=0, atol=1e-15), "uncertain fractions %s" % f)
+    check(abs(a.value - 1) < 0.02, "the exponent of a straight boundary: %r" % a.value)
+    rng = np.random.default_rng(7)
+    grid = rng.integers(1, 3, (300, 300)).astype(np.intc)
+    shape = (ctypes.c_longlong * 2)(300, 300)
+    sb, sbb = ctypes.c_double(), ctypes.c_double()
+    nb, nbb = ctypes.c_longlong(), ctypes.c_longlong()
+    check(lib.basin_entropy(grid.ctypes.data, 2, shape, 5, ctypes.byref(sb), ctypes.byref(sbb), ctypes.byref(nb),
+                            ctypes.byref(nbb)) == 0, "model_basin_entropy failed")
+    from math import comb
+    ent = [(-(j / 25) * math.log(j / 25) if j else 0) - ((1 - j / 25) * math.log(1 - j / 25) if j < 25 else 0)
+           for j in range(26)]
+    mean = sum(comb(25, j) * ent[j] for j in range(26)) / 2 ** 25
+    var = sum(comb(25, j) * (ent[j] - mean) ** 2 for j in range(26)) / 2 ** 25
+    check(nb.value == 3600 and abs(sb.value - mean) < 4 * math.sqrt(var / 3600),
+          "random labels: S_b = %r, expected %r ± %r" % (sb.value, mean, math.sqrt(var / 3600)))
+    grid[:] = 3
+    check(lib.basin_entropy(grid.ctypes.data, 2, shape, 5, ctypes.byref(sb), ctypes.byref(sbb), ctypes.byref(nb),
+                            ctypes.byref(nbb)) == 0 and sb.value == 0 and nbb.value == 0, "one label: no entropy")
+    check(lib.basin_entropy(grid.ctypes.data, 2, shape, 301, None, None, None, None) != 0, "a box beyond the grid")
+
+
+def test_basin_measures_runner_and_python():
+    """--basin-entropy and --uncertainty: the forced double well's fractal
+    boundary (S_bb > ln 2, exponent well below 1) and the double well's
+    (S_bb below ln 2); FILE.basins.csv holds what Python's Result measures."""
+    runner = build("at_forced", FORCED, sanitize=False)
+    out = os.path.join(os.path.dirname(runner), "fb.csv")
+    p = _run([runner, "--backend", BACKEND, "-o", out, "--basin-entropy", "4", "--uncertainty"])
+    check(p.returncode == 0, p.stderr)
+    rows = table(out[:-4] + ".basins.csv")
+    check(len(rows) == 1 and rows[0]["box"] == 4, "one basin map: %s" % rows)
+    b = rows[0]
+    check(b["boundary_basin_entropy"] > math.log(2), "a fractal boundary: S_bb = %r" % b["boundary_basin_entropy"])
+    check(b["uncertainty_exponent"] < 0.5, "a fractal boundary: alpha = %r" % b["uncertainty_exponent"])
+    check("basin entropy S_b = " in p.stderr and "uncertainty exponent alpha = " in p.stderr, p.stderr)
+    runner = build("at_double_well", DOUBLE_WELL % (40, 40), sanitize=False)
+    out = os.path.join(os.path.dirname(runner), "db.csv")
+    p = _run([runner, "--backend", BACKEND, "-o", out, "--basin-entropy", "5"])
+    check(p.returncode == 0, p.stderr)
+    b = table(out[:-4] + ".basins.csv")[0]
+    check(b["boundary_basin_entropy"] < math.log(2), "the double well's boundary: S_bb = %r" % b["boundary_basin_entropy"])
+    sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "python"))
+    import odegen
+    m = odegen.load(os.path.join(os.path.dirname(runner), "..", "at_double_well.ode"), quiet=True)
+    xs = np.linspace(-2, 2, 40)
+    r = m.scan(odegen.grid(x=xs, y=xs), backend=BACKEND, progress=False)
+    be = r.basin_entropy(5)
+    check(abs(be["basin_entropy"][0] - b["basin_entropy"]) < 1e-12 and be["boundary_boxes"][0] == b["boundary_boxes"],
+          "Python %s, the runner %s" % (be, b))
+    ue = r.uncertainty_exponent((1, 2, 3, 4, 6, 8))
+    check(np.isfinite(ue["exponent"][0]) and ue["uncertain"].shape == (1, 6), "Python's exponent %s" % ue)
+
+
 # ------------------------------------------------------------------ escape, failure, errors
 
 ESCAPE = """# x' = x^2 escapes for x0 > 0 (bound), a NaN for x0 < -2 (sqrt of a negative), x -> 0 otherwise
