@@ -176,3 +176,36 @@ ex_plot() {
     fi
     bash examples/plot.sh "$EX_OUT" "$@"
 }
+
+# ex_attractor_run TAG "WHAT" RUNNER-ARGS...: runs a model with an `attractor`
+# line on EX_ON, writing OUT/TAG.attractors.csv (and OUT/TAG.basins.csv with
+# --basin-entropy or --uncertainty) next to OUT/TAG.csv, and OUT/TAG.labels:
+# each system's label, one a line, in the scan's order (the runner writes one
+# row a system, --last; its CSV is kept only with --raw).  The
+# runner's summary goes to OUT/runs.log and one line to OUT/summary.txt.
+ex_attractor_run() {
+    local tag=$1 what=$2
+    shift 2
+    local err t0 t1 rc=0 csv=$EX_OUT/$tag.csv
+    err=$(mktemp)
+    printf '%s: %s, on the %s (%s size) ...\n' "$tag" "$what" "$(echo "$EX_ON" | tr a-z A-Z)" "$EX_SIZE" >&2
+    t0=$(date +%s.%N)
+    # -o FILE.csv makes the tables; the rows are reduced to the last label of each system.
+    "$EX_RUNNER" --backend "$EX_ON" --fields attractor --last -o "$csv" "$@" 2>"$err" || rc=$?
+    t1=$(date +%s.%N)
+    { printf '== %s (%s size, %s): %s %s\n' "$tag" "$EX_SIZE" "$EX_ON" "$EX_RUNNER" "$*"; cat "$err"; } >>"$EX_OUT/runs.log"
+    cat "$err" >&2
+    if [ $rc != 0 ]; then
+        rm -f "$err"
+        printf '%s: the run failed (exit status %s)\n' "$tag" "$rc" >&2
+        exit 1
+    fi
+    awk -F, 'NR > 1 { print $3 }' "$csv" >"$EX_OUT/$tag.labels"   # (--last: one row a system)
+    [ "$EX_RAW" = 1 ] || rm -f "$csv"
+    local wall
+    wall=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }')
+    printf '%-18s %-7s %-3s %8ss  %s\n' "$tag" "$EX_SIZE" "$EX_ON" "$wall" "$(grep -m1 "systems, " "$err")" >>"$EX_OUT/summary.txt"
+    rm -f "$err"
+    printf '%s: %s s; labels in %s, tables in %s.attractors.csv%s\n' "$tag" "$wall" "$EX_OUT/$tag.labels" \
+        "$EX_OUT/$tag" "$( [ -f "$EX_OUT/$tag.basins.csv" ] && echo " and $tag.basins.csv")" >&2
+}

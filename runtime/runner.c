@@ -406,6 +406,7 @@ typedef struct OdeRunner {
     double mpi_timeout;                   /* --mpi-timeout S: an MPI job whose rank does not answer
                                              for S seconds ends (0: never) */
     int basin_box;                        /* --basin-entropy B: boxes of B points a side (0: none) */
+    int last_only;                        /* --last: only each system's last recorded row is written */
     int uncertainty;                      /* --uncertainty: the boundary's uncertainty exponent */
     char *command_line;                   /* for the output's description */
 } OdeRunner;
@@ -466,6 +467,8 @@ static void ode_help(FILE *f)
                "  --quiet                 no progress line and no summary on standard error\n"
                "  --progress-every S      where standard error is not a terminal (a batch job's log),\n"
                "                          a progress line every S seconds (default 60; 0: none)\n"
+               "  --last                  write only each system's last recorded row (rep 0 in the\n"
+               "                          output): its final lyap, period, attractor, ...\n"
                "  --basin-entropy B       with `attractor`: the basin entropy of each basin map (boxes\n"
                "                          of B grid points a side), in the summary and FILE.basins.csv\n"
                "  --uncertainty           with `attractor`: the uncertainty exponent of each basin\n"
@@ -686,7 +689,7 @@ static const char *const ode_option_names[] = {"--backend", "--set", "--set-name
                                                "--fields", "--output", "--devices", "--block", "--balance",
                                                "--chunk", "--estimate", "--quiet", "--help", "--checkpoint",
                                                "--checkpoint-every", "--resume", "--progress-every",
-                                               "--mpi-timeout", "--basin-entropy", "--uncertainty"};
+                                               "--mpi-timeout", "--basin-entropy", "--uncertainty", "--last"};
 
 /* Parses the command line into r: 0, or the exit status (-1: --help shown). */
 static int ode_parse_args(OdeRunner *r, int argc, char **argv)
@@ -728,6 +731,10 @@ static int ode_parse_args(OdeRunner *r, int argc, char **argv)
         } else if (strcmp(arg, "--uncertainty") == 0) {
             if (inline_value) return ode_usage("option '%s' takes no value", arg);
             r->uncertainty = 1;
+            continue;
+        } else if (strcmp(arg, "--last") == 0) {
+            if (inline_value) return ode_usage("option '%s' takes no value", arg);
+            r->last_only = 1;
             continue;
         } else if (arg[0] != '-' || strcmp(arg, "-") == 0) {
             return ode_usage("unexpected argument '%s' (see --help)", argv[i]);
@@ -850,6 +857,9 @@ static int ode_parse_args(OdeRunner *r, int argc, char **argv)
     ode_drop_set_scans(r);
     return 0;
 }
+
+/* Rows written per system: the recorded integrations, or with --last one. */
+static int ode_rows_per_system(const OdeRunner *r) { return r->last_only && r->record > 0 ? 1 : (int)r->record; }
 
 /* ------------------------------------------------------------------ progress */
 
@@ -1348,7 +1358,7 @@ static int ode_estimate(model_solver *s, const OdePlan *pl, const OdeRunner *r, 
                         const OdeRunInfo *info, long long total, long long sample, int show, OdeEstimate *e)
 {
     memset(e, 0, sizeof *e);
-    e->rows = (double)total * (double)r->record;
+    e->rows = (double)total * (double)ode_rows_per_system(r);
     e->seconds = -1;
     double fixed = 0;
     e->per_row = format->estimate(info, NULL, &fixed);   /* at most */
@@ -1452,8 +1462,8 @@ static char *ode_identity(const OdeRunner *r, const OdeFormat *format, int backe
     }
     ode_append(&t, &cap, "\nfields:");
     for (int f = 0; f < r->nfield; f++) ode_append(&t, &cap, "%s %s", f ? "," : "", model_name(MODEL_KIND_FIELD, r->fields[f]));
-    ode_append(&t, &cap, "%s\nrepeat: transient=%ld, record=%ld\nformat: %s\nbackend: %s\nsystems: %lld\n",
-               r->nfield ? "" : " none", r->transient, r->record, format->name,
+    ode_append(&t, &cap, "%s\nrepeat: transient=%ld, record=%ld%s\nformat: %s\nbackend: %s\nsystems: %lld\n",
+               r->nfield ? "" : " none", r->transient, r->record, r->last_only ? " (the last row written)" : "", format->name,
                backend == MODEL_BACKEND_GPU ? "GPU" : "CPU", total);
     return t;
 }
@@ -1500,10 +1510,12 @@ static void ode_chunk_view(model_solver *s, const OdeRunner *r, long long first,
     view->first = first;
     view->count = s->n;
     view->stride = s->n;
-    view->record = (int)r->record;
+    const int rows = ode_rows_per_system(r);   /* with --last, the last recorded integration's rows */
+    const size_t skip = (size_t)(r->record - rows) * (size_t)s->n;
+    view->record = rows;
     view->nfield = r->nfield;
-    view->values = s->rec;
-    view->status = s->rec_status;
+    view->values = s->rec + skip * (size_t)r->nfield;
+    view->status = s->rec_status + skip;
 }
 
 /* One process's run, or one rank's part of an MPI run (mpi_runner.c), in
@@ -1597,7 +1609,7 @@ static int ode_job_checkpoint(OdeJob *job)
     if (r->checkpoint && ode_traj_refused(r, "--checkpoint")) return ODE_EXIT_USAGE;
     char *identity = r->checkpoint ? ode_identity(r, job->format, job->backend, job->total) : NULL;
     const int status = ode_ck_open(&job->ck, r->checkpoint, r->checkpoint_every, r->resume, identity, job->total,
-                                   (int)r->record, r->quiet || ode_silent, ode_runtime);
+                                   ode_rows_per_system(r), r->quiet || ode_silent, ode_runtime);
     if (!status) {
         job->chunks.begin = job->ck.resumed;
         job->sum = job->ck.resumed_stats;
@@ -1640,7 +1652,7 @@ static int ode_job_solvers(OdeJob *job)
     info->precision = model_precision();
     info->systems = job->total;
     info->transient = (int)r->transient;
-    info->record = (int)r->record;
+    info->record = ode_rows_per_system(r);
     info->nfield = r->nfield;
     info->fields = job->fields;
     info->field_kinds = job->field_kinds;
