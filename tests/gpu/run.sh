@@ -21,6 +21,9 @@
 #  12. lyapunov and period: tests/lyapunov on the GPU (spectra, identities,
 #      impacts, periods; registers of n = N = 2, 3, 4), and the GPU against
 #      the CPU on the Duffing (k, B) map and the valve (tests/gpu/lyapunov_agree.py)
+#  12b. attractors and basins: tests/attractors on the GPU (Lorenz-84 on a 64^3
+#      grid against 10^4 brute-force samples), and the GPU against the CPU
+#      (tests/gpu/attractors_agree.py)
 #  13. the stiff methods on the GPU, and CPU against GPU (tests/stiff/test_stiff.py)
 #  14. hostile file names built by nvcc and run on the GPU (tests/names/test_paths.py),
 #      and model names like the identifiers of nvcc's view of the code (cuda_runtime.h)
@@ -53,6 +56,8 @@ step "the MPI runner on the GPUs (ranks x GPUs, checkpoints; MPI from .mpi/ wher
 step "run-time options on the GPU (--set == regenerated, options=)" env ODEGEN_JOBS=1 $PY tests/options/test_options.py
 step "lyapunov and period on the GPU" env ODEGEN_REGISTERS=all $PY tests/lyapunov/test_lyapunov.py
 step "lyapunov and period, GPU against CPU (double, float)" $PY tests/gpu/lyapunov_agree.py
+step "attractors and basins on the GPU (Lorenz-84: 64^3 grid, 10^4 brute-force samples)" env ODEGEN_L84_GRID=64 ODEGEN_L84_SAMPLES=10000 $PY tests/attractors/test_attractors.py
+step "attractors, GPU against CPU (magnetic pendulum subgrid, double well 401^2, chunks)" $PY tests/gpu/attractors_agree.py
 step "stiff methods on the GPU (test set, events, float; CPU against GPU)" $PY tests/stiff/test_stiff.py
 step "hostile file names: nvcc, the runner and Python on the GPU" $PY tests/names/test_paths.py
 step "model names like CUDA's identifiers, nvcc" env ODEGEN_BACKEND=cpu ODEGEN_JOBS=8 $PY tests/names/test_model_names.py --nvcc
