@@ -630,6 +630,9 @@ int model_solver_saved(model_solver *solver, int rep, int system, int sample, do
  *     }
  *     model_attractors_free(t);
  *
+ * Until a scan is grouped, its field attractor reads NaN (the kernel
+ * cannot know the labels).
+ *
  * Labels: 1, 2, … in the order the systems (by their index in the whole
  * scan) first meet each attractor, so a scan grouped chunk by chunk in order
  * gets the labels of one grouped at once; -1 escaped (status bound), 0

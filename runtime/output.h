@@ -85,6 +85,8 @@ typedef struct OdeRunInfo {
     /* Values first … first+count-1 of axis `axis` into out. */
     void (*axis_values)(const void *context, int axis, long long first, long long count, double *out);
     const void *context;
+    int has_attractors;                   /* the run makes an attractor table: the HDF5 groups
+                                             /attractors and /basins are the file's own names */
     const OdeAttractorRows *attractors;   /* set before the output closes (NULL: none) */
 } OdeRunInfo;
 

@@ -229,10 +229,17 @@ static int ode_h5_attach(hid_t d, int rank, const hid_t *scales)
 
 static const char *const ode_h5_reserved[] = {"status", "system", "rep", "enum_status"};
 
+/* The attractor table's groups, where the run makes one (output.h's has_attractors). */
+static int ode_h5_table_name(const OdeRunInfo *info, const char *name)
+{
+    return info->has_attractors && (strcmp(name, "attractors") == 0 || strcmp(name, "basins") == 0);
+}
+
 /* Whether `name` is taken in the file: a reserved name, a field written as
  * a dataset, or one of the first `naxis` dimensions. */
 static int ode_h5_taken(const OdeH5 *h, const char *name, int naxis)
 {
+    if (ode_h5_table_name(h->info, name)) return 1;
     for (size_t r = 0; r < sizeof ode_h5_reserved / sizeof *ode_h5_reserved; r++)
         if (strcmp(name, ode_h5_reserved[r]) == 0) return 1;
     for (int f = 0; f < h->info->nfield; f++)
@@ -288,6 +295,11 @@ static int ode_h5_open(void **state, const OdeRunInfo *info, const char *path, i
         if (clash) {
             snprintf(error, size, "the field '%s' has the name of one of the file's own datasets (system, rep, status): "
                      "record it in CSV", info->fields[f]);
+            return EINVAL;
+        }
+        if (ode_h5_table_name(info, info->fields[f])) {
+            snprintf(error, size, "the field '%s' has the name of the attractor table's group in the file: record it "
+                     "in CSV", info->fields[f]);
             return EINVAL;
         }
     }

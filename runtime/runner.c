@@ -1653,6 +1653,7 @@ static int ode_job_solvers(OdeJob *job)
     info->systems = job->total;
     info->transient = (int)r->transient;
     info->record = ode_rows_per_system(r);
+    info->has_attractors = model_attractor_quantities(NULL) > 0 && r->record > 0;   /* (runner_attractors.c) */
     info->nfield = r->nfield;
     info->fields = job->fields;
     info->field_kinds = job->field_kinds;

@@ -110,6 +110,16 @@ static int ode_att_open(OdeAttractorRun **arp, const OdeRunner *r)
     OdeAttractorRun *ar = *arp = (OdeAttractorRun *)calloc(1, sizeof *ar);
     if (!ar) return ode_runtime("out of memory");
     ar->slice = ode_att_slice_size(r, &ar->slice_axis);
+    if (r->basin_box || r->uncertainty) {   /* the basin maps' grid, checked before the run */
+        const int first_axis = ar->slice_axis + 1;
+        if (r->nscan - first_axis < 1)
+            return ode_usage("%s: the scan has no grid of initial values to measure",
+                             r->basin_box ? "--basin-entropy" : "--uncertainty");
+        for (int l = first_axis; l < r->nscan && r->basin_box; l++)
+            if (r->scans[l].n < r->basin_box)
+                return ode_usage("--basin-entropy %d: the scan of '%s' has %ld values, fewer than the box's side",
+                                 r->basin_box, model_name(r->scans[l].kind, r->scans[l].target), r->scans[l].n);
+    }
     if (model_attractors_create(&ar->table, ar->slice) != MODEL_OK) return ode_runtime("out of memory");
     return 0;
 }
