@@ -530,9 +530,9 @@ def test_basin_measures_runner_and_python():
     check(p.returncode == 0, p.stderr)
     rows = table(out[:-4] + ".basins.csv")
     check(len(rows) == 1 and rows[0]["box"] == 4, "one basin map: %s" % rows)
-    p = _run([runner, "--backend", BACKEND, "-o", out, "--basin-entropy", "17"])
-    check(p.returncode == 2 and "--basin-entropy 17: the scan of 'y1' has 16 values, fewer than the box's side"
-          in p.stderr, "a box larger than the grid, before the run: %d %s" % (p.returncode, p.stderr))
+    big = _run([runner, "--backend", BACKEND, "-o", out, "--basin-entropy", "17"])
+    check(big.returncode == 2 and "--basin-entropy 17: the scan of 'y1' has 16 values, fewer than the box's side"
+          in big.stderr, "a box larger than the grid, before the run: %d %s" % (big.returncode, big.stderr))
     b = rows[0]
     check(b["boundary_basin_entropy"] > math.log(2), "a fractal boundary: S_bb = %r" % b["boundary_basin_entropy"])
     check(b["uncertainty_exponent"] < 0.5, "a fractal boundary: alpha = %r" % b["uncertainty_exponent"])
