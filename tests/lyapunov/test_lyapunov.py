@@ -291,19 +291,29 @@ def impact_sum_check(r, systems, c, e, ws):
 def test_impact_phase_volume():
     """Each impact scales phase volume by e^2 (the saltation matrix's
     determinant), the flow by e^(-c t): lyap1 + lyap2 = -c + 2 ln(e) n/T, over
-    a grid of forcings with periodic and chaotic impacting motion."""
+    a grid of forcings with periodic and chaotic impacting motion.  One system
+    of the grid, A = 1.8 and w = 2.5 (system 8), chatters onto the wall: its
+    impacts accumulate (scipy's DOP853 with its own event location: impact
+    speeds falling by e each time, accumulating at t = 46.54 after 66
+    impacts), so it ends with status zeno and NaN exponents (README, Events:
+    zeno), never a number past the accumulation; the others finish."""
     runner = build("ly_impact_volume", IMPACT, sanitize=False)
     A = [0.6, 1.0, 1.8, 3.0]
     W = [0.8, 1.5, 2.5]
     r = run(runner, "--scan", "A=list(%s)" % ",".join(map(str, A)), "--scan",
             "w=list(%s)" % ",".join(map(str, W)), "--recorded", "100")
     ws = [W[s % len(W)] for s in range(len(A) * len(W))]
-    check(np.all(r.status == "finished"), "statuses: %s" % sorted(set(r.status)))
-    impacting = [s for s in range(len(ws)) if np.sum(r["n"][r["system"] == s]) > 0]
-    check(len(impacting) >= len(ws) - 2, "only %d of %d systems hit the wall" % (len(impacting), len(ws)))
-    chaotic = [s for s in range(len(ws)) if last(r, s)["lyap1"] > 0.05]
+    chatter = 8
+    for s in range(len(ws)):
+        st = sorted(set(r.status[r["system"] == s]))
+        check(st == (["zeno"] if s == chatter else ["finished"]), "system %d: statuses %s" % (s, st))
+    check(np.all(np.isnan(r["lyap1"][r["system"] == chatter])), "the zeno system has exponents")
+    rest = [s for s in range(len(ws)) if s != chatter]
+    impacting = [s for s in rest if np.sum(r["n"][r["system"] == s]) > 0]
+    check(len(impacting) >= len(rest) - 2, "only %d of %d systems hit the wall" % (len(impacting), len(rest)))
+    chaotic = [s for s in rest if last(r, s)["lyap1"] > 0.05]
     check(len(chaotic) > 0, "no chaotic impacting motion in the grid")
-    impact_sum_check(r, range(len(ws)), 0.1, 0.8, ws)
+    impact_sum_check(r, rest, 0.1, 0.8, ws)
 
 
 def benettin(c, A, w, d, e, periods, transient=100, d0=1e-9):
