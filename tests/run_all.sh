@@ -46,6 +46,8 @@ suite "translation time against the model's size" $PY tests/scale/test_scale.py
 suite "derivatives against finite differences" $PY tests/deriv/test_deriv.py
 suite "lyapunov and period (spectra, identities, impacts, periods)" $PY tests/lyapunov/test_lyapunov.py
 suite "attractors and basins (symmetries, scipy, continuation)" $PY tests/attractors/test_attractors.py
+suite "arrays kept as loops (loop form against written out, sizes)" $PY tests/arrays/test_arrays.py
+suite "XPPAUT's network operators (special) against XPPAUT" $PY tests/arrays/test_special.py
 suite "teams of threads (loop form, team integrator, emulated teams)" bash tests/team/run.sh
 suite "stiff methods (test set, CVODE peer, events)" $PY tests/stiff/test_stiff.py
 suite "fuzzing (short run)" bash tests/fuzz/run.sh

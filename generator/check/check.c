@@ -30,6 +30,7 @@
 
 #include "base/arena.h"
 #include "check/checker.h"
+#include "check/method.h"
 #include "check/single.h"
 #include "front/diag.h"
 #include "front/expand.h"
@@ -83,6 +84,22 @@ static void check_xpp_statements(const Program *prog)
     }
 }
 
+/* The line that asks for the derivatives of the right-hand side (lyapunov,
+ * a stiff method), a first look before the checks (front/expand.h), or NULL. */
+static const Node *derivatives_asked(const Program *prog)
+{
+    const Node *lyapunov = NULL, *meth = NULL;   /* (the last meth wins, as in check_option) */
+    for (const Node *d = prog->decls; d; d = d->next) {
+        if (d->kind == D_LYAPUNOV && !lyapunov) lyapunov = d;
+        for (const Node *it = d->kind == D_OPTIONS ? d->items : NULL; it; it = it->next)
+            if (it->name && (name_eq(it->name, "meth") || name_eq(it->name, "method")) && it->rhs) meth = it;
+    }
+    if (lyapunov) return lyapunov;
+    const char *w = !meth ? NULL : meth->rhs->kind == N_NAME ? meth->rhs->name
+                                 : meth->rhs->kind == N_NUM ? meth->rhs->text : NULL;
+    return method_word_is_rosenbrock(w) ? meth : NULL;
+}
+
 Model *check_program(const Program *prog, int precision)
 {
     Checker ck, *c = &ck;
@@ -105,11 +122,16 @@ Model *check_program(const Program *prog, int precision)
 
     Node *inits = NULL;
     check_xpp_statements(prog);     /* before the arrays are written out: one message a line */
-    prog = expand_arrays(prog);
+    const Node *asked = derivatives_asked(prog);
+    prog = expand_arrays(prog, asked, &m->arrays_kept);
+    c->sums_written = asked && !m->arrays_kept;
     declare_all(c, prog, &inits);
+    fix_table_parameters(c, prog);
     evaluate_numbers(c);
+    resolve_functions(c);
     for (Node *d = prog->decls; d; d = d->next)
         if (d->kind == D_TABLE) check_table(c, d);
+    check_specials(c);
     resolve_definitions(c);
     evaluate_values(c, prog);
     topo_sort(c, m->funcs, m->nfunc, SYM_FUNC);

@@ -38,6 +38,9 @@ typedef struct Checker {
     struct PendingCall *pending;
     int npending;
     bool defer_calls;
+    /* the model needs the derivatives of its right-hand side (lyapunov, a stiff
+       method): sums are written out, which the derivative engine reads (arrays.c) */
+    bool sums_written;
 } Checker;
 
 /* Where a name is being resolved: what may be read and assigned there. */
@@ -50,6 +53,10 @@ typedef struct Ctx {
     Symbol *func;              /* inside a function: its arguments are in scope */
     Event *event;              /* inside an event's block: `count` is in scope */
     const char *also;          /* one more name to suggest for a typo (`arret`) */
+    const Array *arr;          /* inside an array line kept as a loop: j is its index (arrays.c) */
+    const Node *sum_loop;      /* inside a sum computed by a loop: i' is its index */
+    bool team;                 /* where the loop form computes the array temporaries first: a
+                                  special may read one (else only states) */
 } Ctx;
 
 typedef struct PendingCall {
@@ -61,7 +68,7 @@ typedef struct PendingCall {
 /* What each place may read. */
 #define READ_CONST (BIT(SYM_NUMBER))
 #define READ_PARAMS (READ_CONST | BIT(SYM_PARAM) | BIT(SYM_DERIVED) | BIT(SYM_FUNC))
-#define READ_RHS (READ_PARAMS | BIT(SYM_STATE) | BIT(SYM_TEMP) | BIT(SYM_TIME) | BIT(SYM_WINDOW))
+#define READ_RHS (READ_PARAMS | BIT(SYM_STATE) | BIT(SYM_TEMP) | BIT(SYM_TIME) | BIT(SYM_WINDOW) | BIT(SYM_SPECIAL))
 #define READ_BLOCK (READ_RHS | BIT(SYM_AUX) | BIT(SYM_ACC))
 
 /* A growable array in the arena: appends item to arr[0..n). */
@@ -111,12 +118,32 @@ void suggest_glued_keyword(Checker *c, Suggest *sg);
 
 const char *kind_phrase(SymKind k);
 Symbol *new_symbol(SymKind kind, const char *name, Loc loc);
+/* A user symbol, in the symbol table and (listed) in its kind's list of the
+ * model; NULL after an error (the name is taken or reserved). */
+Symbol *declare_symbol(Checker *c, SymKind kind, const char *name, Loc loc, bool listed);
 void declare_all(Checker *c, const Program *prog, Node **inits);
+
+/* ---- special.c: XPPAUT's network operators (after the tables, before the definitions are resolved) */
+void check_specials(Checker *c);
+
+/* ---- arrays.c: arrays kept as loops */
+
+/* The elements of an array line (and of the lines of its block of its kind). */
+void declare_array_lines(Checker *c, Node *d);
+/* x[j+1] and [j] in an array line, an element named as a scalar (u5): true
+ * when n was one of them (resolved, or reported). */
+bool resolve_array_syntax(Checker *c, Node *n, const Ctx *ctx);
+/* A sum of ARRAY_LOOP_MIN terms or more becomes a loop: true when it did. */
+bool sum_as_loop(Checker *c, Node *n, const Ctx *ctx, double first, double last);
+/* shift(base, offset) with an offset of the loops' indices: true when it was one. */
+bool resolve_shift_loop(Checker *c, Node *n, Symbol *base, Node *offset, const Ctx *ctx);
 
 /* ---- resolve.c: every name looked up in its context */
 
 Ctx ctx_make(unsigned read, const char *where, const char *hint);
 Symbol *lookup(Checker *c, const char *name, const Ctx *ctx);
+/* s read at loc in ctx: s, or NULL after an error (a kind ctx may not read). */
+Symbol *resolve_read_symbol(Checker *c, Symbol *s, Loc loc, const Ctx *ctx);
 bool refused_name(const Checker *c, const char *name);
 void resolve_expr(Checker *c, Node *n, const Ctx *ctx);
 void resolve_block(Checker *c, Node *stmts, const Ctx *ctx);
@@ -124,7 +151,11 @@ void resolve_block(Checker *c, Node *stmts, const Ctx *ctx);
  * (const_value_inf: `inf` allowed). */
 bool const_value(Checker *c, Node *n, const char *what, double *out);
 bool const_value_inf(Checker *c, Node *n, const char *what, double *out);
+/* The user functions' bodies (before the tables, whose formulas may call them). */
+void resolve_functions(Checker *c);
 void resolve_definitions(Checker *c);
+/* tables.c's formulas may read parameters: those become numbers (statements.c). */
+void fix_table_parameters(Checker *c, const Program *prog);
 
 /* ---- constants.c: the value of a resolved constant expression */
 

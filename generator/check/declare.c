@@ -31,6 +31,7 @@ const char *kind_phrase(SymKind k)
     case SYM_LYAP: return "a Lyapunov exponent (a field to record)";
     case SYM_PERIOD: return "the period (a field to record)";
     case SYM_ATTRACTOR: return "the attractor's label (a field to record)";
+    case SYM_SPECIAL: return "a special (network operator)";
     }
     return "a name";
 }
@@ -50,7 +51,7 @@ Symbol *new_symbol(SymKind kind, const char *name, Loc loc)
 static const char *const reserved_words[] = {"t", "pi", NULL};
 
 /* Declares a user symbol; NULL (after an error) when the name is taken. */
-static Symbol *declare(Checker *c, SymKind kind, const char *name, Loc loc)
+Symbol *declare_symbol(Checker *c, SymKind kind, const char *name, Loc loc, bool listed)
 {
     for (const char *const *r = reserved_words; *r; r++)
         if (name_eq(*r, name)) {
@@ -70,7 +71,7 @@ static Symbol *declare(Checker *c, SymKind kind, const char *name, Loc loc)
     }
     Symbol *s = new_symbol(kind, name, loc);
     Model *m = c->m;
-    switch (kind) {
+    switch (listed ? kind : SYM_EVENT) {
     case SYM_NUMBER: s->index = m->nnumber; PUSH(m->numbers, m->nnumber, s); break;
     case SYM_PARAM: s->index = m->nparam; PUSH(m->params, m->nparam, s); break;
     case SYM_DERIVED: s->index = m->nderived; PUSH(m->derived, m->nderived, s); break;
@@ -84,6 +85,11 @@ static Symbol *declare(Checker *c, SymKind kind, const char *name, Loc loc)
     symtab_put(&c->tab, s);
     PUSH(m->syms, m->nsyms, s);
     return s;
+}
+
+static Symbol *declare(Checker *c, SymKind kind, const char *name, Loc loc)
+{
+    return declare_symbol(c, kind, name, loc, true);
 }
 
 /* ------------------------------------------------------------------ declarations */
@@ -255,6 +261,10 @@ void declare_all(Checker *c, const Program *prog, Node **inits)
             }
             break;
         case D_AUX:
+            if (d->array) {
+                declare_array_lines(c, d);
+                break;
+            }
             s = symtab_get(&c->tab, d->name);
             if (s && s->kind != SYM_TABLE && s->kind != SYM_EVENT && s->kind != SYM_ACC) {
                 declare_shadowing_aux(c, d, s);
@@ -263,11 +273,19 @@ void declare_all(Checker *c, const Program *prog, Node **inits)
             /* fall through */
         case D_DERIVED:
         case D_TEMP:
+            if (d->array) {
+                declare_array_lines(c, d);
+                break;
+            }
             s = declare(c, d->kind == D_DERIVED ? SYM_DERIVED : d->kind == D_TEMP ? SYM_TEMP : SYM_AUX,
                         d->name, d->name_loc);
             if (s) { s->expr = d->rhs; s->expr_line = d->loc; }
             break;
         case D_ODE:
+            if (d->array) {
+                declare_array_lines(c, d);
+                break;
+            }
             s = declare(c, SYM_STATE, d->name, d->name_loc);
             if (s) { s->expr = d->rhs; s->expr_line = d->loc; }
             break;
@@ -289,6 +307,15 @@ void declare_all(Checker *c, const Program *prog, Node **inits)
             break;
         case D_TABLE:
             declare_table(c, d);
+            break;
+        case D_SPECIAL:   /* check/special.c reads its operator; ordered among the temporaries */
+            s = declare(c, SYM_SPECIAL, d->name, d->name_loc);
+            if (s) {
+                s->expr = d->rhs;
+                s->expr_line = d->loc;
+                s->index = c->m->ntemp;
+                PUSH(c->m->temps, c->m->ntemp, s);
+            }
             break;
         case D_UNSUPPORTED:
             unsupported_statement(d);

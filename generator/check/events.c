@@ -89,6 +89,7 @@ void check_event(Checker *c, Node *d)
     ev->expr = g;
     Ctx x = ctx_make(READ_RHS | BIT(SYM_AUX), "an event's expression",
                      "; events are functions of t, states, parameters, temporaries and aux");
+    x.team = true;
     resolve_expr(c, g, &x);
     event_options(c, ev, d->items, shorthand);
     ev->body = d->body;
@@ -117,6 +118,7 @@ void check_global(Checker *c, Node *d)
     ev->tol = 0;                 /* @ evtol: the same location as an event's */
     ev->expr = d->cond;
     Ctx x = ctx_make(READ_RHS | BIT(SYM_AUX), "a global's condition", NULL);
+    x.team = true;
     resolve_expr(c, d->cond, &x);
     /* `arret=1` (XPPAUT's stop) becomes stop=1; the other assignments stay. */
     Node *kept = NULL;

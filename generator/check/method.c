@@ -178,3 +178,15 @@ bool method_is_adaptive(Method method)
 }
 
 bool method_is_rosenbrock(Method method) { return method == METH_RODAS5P || method == METH_ROS3P; }
+
+bool method_word_is_rosenbrock(const char *word)
+{
+    if (!word || !*word) return false;
+    for (int k = METH_EULER; k <= LAST_METHOD; k++)
+        if (name_eq(word, names[k])) return method_is_rosenbrock((Method)k);
+    const int key = tolower((unsigned char)word[0]);
+    for (size_t i = 0; i < sizeof xpp_methods / sizeof *xpp_methods; i++)
+        if (xpp_methods[i].key == key)
+            return xpp_methods[i].reading == RUNS_AS && method_is_rosenbrock(xpp_methods[i].method);
+    return false;
+}

@@ -19,6 +19,9 @@ bool method_is_adaptive(Method method);
 /* Whether the method is linearly implicit (rodas5p, ros3p: it needs the
  * exact Jacobian and the generated LU, emit_lu.c). */
 bool method_is_rosenbrock(Method method);
+/* The same for a `meth` option's word, read as check_method_option reads it,
+ * without messages (a first look, before the checks: front/expand.h). */
+bool method_word_is_rosenbrock(const char *word);
 
 /* A sentence describing a method, for comments in the generated code. */
 const char *method_description(Method method);

@@ -31,9 +31,11 @@ typedef enum SymKind {
     SYM_LYAP,       /* lyap1 … lyapN of `lyapunov N` (index K-1): recordable only */
     SYM_PERIOD,     /* `period`'s result: recordable only */
     SYM_ATTRACTOR,  /* `attractor`'s label: recordable only */
+    SYM_SPECIAL,    /* `special f=mmult(…)`: a network operator's values, f(k) (Special) */
 } SymKind;
 
 typedef struct Symbol Symbol;
+typedef struct Array Array;
 struct Symbol {
     SymKind kind;
     const char *name;   /* as declared */
@@ -72,7 +74,54 @@ struct Symbol {
     /* topological order among temporaries / derived parameters */
     int order;
     int visiting;       /* cycle detection */
+    /* arrays kept as loops: the array's own symbol (expr: its element at
+       position p) and each element's (expr NULL; index: its storage index,
+       ode_y for a state, the scratch for a temporary) point to the Array */
+    Array *array;
+    long elem;          /* an element: its position p */
+    bool is_array;      /* the array itself, not an element */
+    int special;        /* SYM_SPECIAL: index into Model.specials */
 };
+
+/* An array kept as a loop (check/arrays.c; front/expand.h says when):
+ * `x[1..100]'=…x[j]…` once, computed for each position p = 0 … n-1. */
+struct Array {
+    Symbol *sym;            /* the array: kind (state, temporary, aux), expr, expr_line; name as written */
+    Symbol **elems;         /* its n elements (x1 … x100), by position */
+    const ArrayLine *line;  /* range and names */
+    long n;
+    long base, stride;      /* element p's storage index: base + stride*p (among states, aux; the
+                               scratch of temporaries) */
+};
+
+/* XPPAUT's network operators (`special`, check/special.c; XPPAUT's simplenet.c). */
+typedef enum SpecialKind {
+    SPECIAL_CONV,       /* conv(type, n, ncon, w, root): sum over k = -ncon … ncon of w[k+ncon]*root[i+k] */
+    SPECIAL_SPARSE,     /* sparse(n, ncon, w, index, root): sum over k < ncon of w[i*ncon+k]*root[index[i*ncon+k]] */
+    SPECIAL_MMULT,      /* mmult(n, m, w, root): value[j] = sum over i < n of w[j*n+i]*root[i], j < m */
+    SPECIAL_FCONV,      /* fconv(type, n, ncon, w, root1, root2, f): as conv, of f(root2[i+k], root1[i]) */
+    SPECIAL_FSPARSE,    /* fsparse(n, ncon, w, index, root1, root2, f) */
+    SPECIAL_FMMULT,     /* fmmult(n, m, w, root1, root2, f): sum over i of w[j*n+i]*f(root2[i], root1[j]) */
+    SPECIAL_FFTCON,     /* fftcon(type, n, w, root): a convolution XPPAUT computes by FFT */
+} SpecialKind;
+
+/* conv's and fftcon's boundary: XPPAUT's types (first letter of the word) */
+typedef enum SpecialBoundary { BOUNDARY_EVEN, BOUNDARY_ZERO, BOUNDARY_PERIODIC } SpecialBoundary;
+
+typedef struct Special {
+    Symbol *sym;
+    SpecialKind kind;
+    SpecialBoundary boundary;
+    long n;                 /* values it gives: f(0) … f(n-1) */
+    long ncon;              /* conv: the half-width; sparse: connections per value; mmult: the root's length */
+    const struct Table *w, *index;   /* weights; sparse's indices */
+    Symbol *root, *root2;   /* the first element of what it reads (a state or a temporary) */
+    long root_base, root2_base;      /* their storage index (ode_y or the scratch) */
+    Symbol *fn;             /* fconv, fsparse, fmmult: the user function of two arguments */
+    long scratch;           /* where its values are kept: the scratch at scratch … scratch+n-1 */
+    int line;
+    Loc loc;
+} Special;
 
 typedef struct Event {
     Symbol *sym;
@@ -159,6 +208,11 @@ typedef struct Model {
     Symbol **funcs;    int nfunc;
     Event *events;     int nevent;
     Table *tables;     int ntable;
+    /* arrays kept as loops (front/expand.h, check/arrays.c) and network operators */
+    bool arrays_kept;                  /* the model's arrays stay arrays: it is written in loop form */
+    Array *arrays;     int narray;
+    Special *specials; int nspecial;
+    long nscratch;                     /* reals of the array temporaries and the specials' values */
     ParamSet *sets;    int nset;
     int ninit_expr;                    /* states whose initial value is an expression */
     bool params_assigned;              /* a block assigns a parameter (Symbol.assigned) */

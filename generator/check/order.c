@@ -15,6 +15,10 @@ static void deps_of_at(const Node *n, SymKind kind, Symbol ***deps, int *ndeps, 
 {
     if (!n) return;
     if ((n->kind == N_NAME || n->kind == N_CALL) && n->sym && n->sym->kind == kind) PUSH(*deps, *ndeps, n->sym);
+    if (n->kind == N_ELEM && n->sym && n->sym->kind == kind && n->sym->array)   /* an array's element: the array */
+        PUSH(*deps, *ndeps, n->sym->array->sym);
+    if (kind == SYM_TEMP && n->kind == N_CALL && n->sym && n->sym->kind == SYM_SPECIAL)   /* (ordered among them) */
+        PUSH(*deps, *ndeps, n->sym);
     /* a derived parameter or a temporary that calls a function needs what the function reads */
     if ((kind == SYM_DERIVED || kind == SYM_TEMP) && n->kind == N_CALL && n->sym && n->sym->kind == SYM_FUNC && calls < 64)
         deps_of_at(n->sym->expr, kind, deps, ndeps, calls + 1);

@@ -68,8 +68,16 @@ static Symbol *resolve_read(Checker *c, const char *name, Loc loc, const Ctx *ct
         unknown_name(c, name, loc, ctx);
         return NULL;
     }
-    if (s->kind == SYM_FUNC || s->kind == SYM_TABLE) {
-        error_at(loc, "'%s' is a %s; call it as %s(…)", name, s->kind == SYM_TABLE ? "table" : "function", s->name);
+    return resolve_read_symbol(c, s, loc, ctx);
+}
+
+Symbol *resolve_read_symbol(Checker *c, Symbol *s, Loc loc, const Ctx *ctx)
+{
+    (void)c;
+    const char *name = s->name;
+    if (s->kind == SYM_FUNC || s->kind == SYM_TABLE || s->kind == SYM_SPECIAL) {
+        error_at(loc, "'%s' is a %s; call it as %s(…)", name,
+                 s->kind == SYM_TABLE ? "table" : s->kind == SYM_SPECIAL ? "special" : "function", s->name);
         return NULL;
     }
     if (s->kind == SYM_EVENT) {
@@ -98,6 +106,7 @@ static void resolve_shift(Checker *c, Node *n, const Ctx *ctx)
     }
     Node *base = n->args;
     Symbol *from = resolve_read(c, base->name, base->loc, ctx);
+    if (from && resolve_shift_loop(c, n, from, base->next, ctx)) return;
     double k;
     if (!from || !const_value(c, base->next, "shift's offset", &k)) return;
     if (!is_integer(k)) {
@@ -122,6 +131,7 @@ static void resolve_shift(Checker *c, Node *n, const Ctx *ctx)
     n->name = to->name;
     n->args = NULL;
     n->sym = resolve_read(c, to->name, n->loc, ctx);
+    resolve_array_syntax(c, n, ctx);
 }
 
 /* sum(first,last)of(body): the terms body(i'=first) + … + body(i'=last),
@@ -141,10 +151,11 @@ static void resolve_sum(Checker *c, Node *n, const Ctx *ctx)
     if (!const_value(c, n->args, "a sum's first index", &first) ||
         !const_value(c, n->args->next, "a sum's last index", &last))
         return;
-    if (!is_integer(first) || !is_integer(last) || fabs(first) > 1e6 || fabs(last) > 1e6) {
-        error_at(n->loc, "a sum's indices are whole numbers (of at most a million): sum(%g,%g)", first, last);
+    if (!is_integer(first) || !is_integer(last)) {
+        error_at(n->loc, "a sum's indices are whole numbers: sum(%g,%g)", first, last);
         return;
     }
+    if (sum_as_loop(c, n, ctx, first, last)) return;   /* 64 terms or more: a loop (arrays.c) */
     Node *terms = sum_expand(n, (long)first, (long)last);
     if (!terms) {   /* once for the file: an array of such sums would say it for each element */
         const char *why = "odegen writes every term of a sum into the generated code, at most " SUM_MAX_TERMS_TEXT
@@ -189,6 +200,19 @@ static void resolve_call(Checker *c, Node *n, const Ctx *ctx)
     for (Node *a = n->args; a; a = a->next)
         resolve_expr(c, a, ctx);
     Symbol *s = lookup(c, n->name, ctx);
+    if (s && s->kind == SYM_SPECIAL) {   /* f(k): the special's value k */
+        n->sym = s;
+        if (!(ctx->read & BIT(SYM_SPECIAL)))
+            error_at(n->name_loc, "special '%s' cannot be used in %s%s", n->name, ctx->where, ctx->hint ? ctx->hint : "");
+        else if (nargs != 1)
+            error_at(n->loc, "special '%s' takes 1 argument (the index of its value), not %d", s->name, nargs);
+        else if (!ctx->team && s->special < c->m->nspecial && s == c->m->specials[s->special].sym &&
+                 (c->m->specials[s->special].root->kind == SYM_TEMP ||
+                  (c->m->specials[s->special].root2 && c->m->specials[s->special].root2->kind == SYM_TEMP)))
+            error_at(n->name_loc, "special '%s' reads an array of temporaries, which %s does not compute: read it in "
+                                  "an equation, a temporary or an event", s->name, ctx->where);
+        return;
+    }
     if (s && (s->kind == SYM_FUNC || s->kind == SYM_TABLE)) {
         int want = s->kind == SYM_TABLE ? 1 : s->nargs;
         if (!(ctx->read & BIT(SYM_FUNC)))
@@ -233,7 +257,7 @@ void resolve_expr(Checker *c, Node *n, const Ctx *ctx)
 {
     if (!n) return;
     switch (n->kind) {
-    case N_NUM: return;
+    case N_ELEM: case N_POS: case N_SUMIX: return;   /* resolved already */
     case N_NAME:
         if (!lookup(c, n->name, ctx) && is_inf_name(n->name)) {
             n->kind = N_NUM;
@@ -242,12 +266,21 @@ void resolve_expr(Checker *c, Node *n, const Ctx *ctx)
             return;
         }
         if (!strcmp(n->name, "i'")) {
+            if (ctx->sum_loop) {
+                n->kind = N_SUMIX;
+                return;
+            }
             error_at(n->loc, "i' is the index of sum(FIRST,LAST)of(EXPR) and means nothing outside one");
             return;
         }
+        if (resolve_array_syntax(c, n, ctx)) return;   /* x[j+1] in an array line */
         c->origin = n->text;    /* set by expand.c for an array's element */
         n->sym = resolve_read(c, n->name, n->loc, ctx);
         c->origin = NULL;
+        resolve_array_syntax(c, n, ctx);   /* an element named as a scalar */
+        return;
+    case N_NUM:
+        resolve_array_syntax(c, n, ctx);   /* [j] in an array line */
         return;
     case N_CALL: resolve_call(c, n, ctx); return;
     case N_SUM: resolve_sum(c, n, ctx); return;
@@ -347,6 +380,7 @@ bool const_value_inf(Checker *c, Node *n, const char *what, double *out)
 static bool varies(const Node *n, const bool *param_only)
 {
     if (!n) return false;
+    if (n->kind == N_ELEM && n->sym && n->sym->kind != SYM_PARAM && n->sym->kind != SYM_DERIVED) return true;
     if (n->kind == N_NAME && n->sym) {
         switch (n->sym->kind) {
         case SYM_NUMBER: case SYM_PARAM: case SYM_DERIVED: case SYM_ARG: break;
@@ -377,7 +411,7 @@ static void promote_constant_temps(Checker *c)
     int kept = 0;
     for (int i = 0; i < m->ntemp; i++) {
         Symbol *s = m->temps[i];
-        if (param_only[i]) {
+        if (param_only[i] && !s->is_array && s->kind == SYM_TEMP) {   /* (an array of them stays a temporary) */
             s->kind = SYM_DERIVED;
             s->index = m->nderived;
             PUSH(m->derived, m->nderived, s);
@@ -452,11 +486,11 @@ static void implicit_of(ImplicitWalk *w, Symbol *f)
  * what a right-hand side reads, and aux (XPPAUT evaluates a function with the
  * current values; it refuses aux there, odegen lets events and hooks call such
  * a function). */
-static void resolve_functions(Checker *c)
+void resolve_functions(Checker *c)
 {
     Model *m = c->m;
     for (int i = 0; i < m->nfunc; i++) {
-        Ctx x = ctx_make(BIT(SYM_ARG) | READ_RHS | BIT(SYM_AUX), "a function body",
+        Ctx x = ctx_make((BIT(SYM_ARG) | READ_RHS | BIT(SYM_AUX)) & ~BIT(SYM_SPECIAL), "a function body",
                          "; a function may use its arguments, parameters, numbers, states, temporaries, aux and t");
         x.func = m->funcs[i];
         resolve_expr(c, m->funcs[i]->expr, &x);
@@ -469,19 +503,33 @@ void resolve_definitions(Checker *c)
 {
     Model *m = c->m;
     Ctx x;
-    resolve_functions(c);
-    c->defer_calls = true;
+    c->defer_calls = true;   /* (the functions' bodies are resolved: resolve_functions, before the tables) */
     x = ctx_make(READ_PARAMS, "a derived parameter",
                  "; derived parameters are computed once per system, from parameters and numbers");
     for (int i = 0; i < m->nderived; i++) resolve_expr(c, m->derived[i]->expr, &x);
     x = ctx_make(READ_RHS, "a temporary",
                  "; temporaries may use states, parameters, other temporaries and t");
-    for (int i = 0; i < m->ntemp; i++) resolve_expr(c, m->temps[i]->expr, &x);
+    x.team = true;
+    for (int i = 0; i < m->ntemp; i++) {
+        x.arr = m->temps[i]->array;   /* an array of them: j is the loop's index */
+        resolve_expr(c, m->temps[i]->expr, &x);
+    }
     x = ctx_make(READ_RHS, "a right-hand side",
                  "; aux quantities and accessories are for hooks and output, not for equations");
+    x.team = true;
     for (int i = 0; i < m->nstate; i++) resolve_expr(c, m->states[i]->expr, &x);
+    for (int i = 0; i < m->narray; i++)
+        if (m->arrays[i].sym->kind == SYM_STATE) {
+            x.arr = &m->arrays[i];
+            resolve_expr(c, m->arrays[i].sym->expr, &x);
+        }
     x = ctx_make(READ_RHS, "an aux quantity", "; an aux may use states, parameters, temporaries and t");
     for (int i = 0; i < m->naux; i++) resolve_expr(c, m->aux[i]->expr, &x);
+    for (int i = 0; i < m->narray; i++)
+        if (m->arrays[i].sym->kind == SYM_AUX) {
+            x.arr = &m->arrays[i];
+            resolve_expr(c, m->arrays[i].sym->expr, &x);
+        }
     x = ctx_make(READ_BLOCK & ~BIT(SYM_ACC), "an accessory's initial value",
                  "; accessories start from states, parameters, t0 and t1");
     for (int i = 0; i < m->nacc; i++) resolve_expr(c, m->accs[i]->expr, &x);

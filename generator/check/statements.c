@@ -120,6 +120,51 @@ void check_scan(Checker *c, Node *d)
     PUSH(m->scans, m->nscan, sc);
 }
 
+/* ------------------------------------------------------------------ parameters of tables */
+
+/* A parameter that a table's formula reads (directly, or in the body of a
+ * function it calls) becomes a number: odegen computes a table once, when it
+ * translates, so the parameter cannot change from system to system without
+ * the table going stale.  XPPAUT recomputes its tables when a parameter
+ * changes; with its values as declared the tables are the same (a real
+ * network file: XPPAUT's wcnet.ode, its kernels' widths).  Scanning or
+ * setting the parameter is then refused as for any number. */
+static void table_params(Checker *c, const Node *n, const Node *table, const Symbol *func, int depth)
+{
+    if (!n || depth > 64) return;
+    if (n->kind == N_NAME || n->kind == N_CALL) {
+        bool arg = false;
+        for (int k = 0; func && k < func->nargs; k++) arg |= name_eq(func->args[k]->name, n->name);
+        Symbol *s = arg ? NULL : symtab_get(&c->tab, n->name);
+        if (s && s->kind == SYM_PARAM && n->kind == N_NAME) {
+            Model *m = c->m;
+            note_at(s->loc, "parameter '%s' is read by table '%s' (line %d), which odegen computes when it "
+                            "translates the file: '%s' is a constant here, as a number (XPPAUT recomputes the table "
+                            "when the parameter changes: change it in the file)",
+                    s->name, table->name, table->loc.line, s->name);
+            for (int i = s->index + 1; i < m->nparam; i++) {   /* out of the parameters, into the numbers */
+                m->params[i - 1] = m->params[i];
+                m->params[i - 1]->index = i - 1;
+            }
+            m->nparam--;
+            s->kind = SYM_NUMBER;
+            s->index = m->nnumber;
+            PUSH(m->numbers, m->nnumber, s);
+        }
+        if (s && s->kind == SYM_FUNC && n->kind == N_CALL) table_params(c, s->expr, table, s, depth + 1);
+    }
+    table_params(c, n->lhs, table, func, depth + 1);
+    table_params(c, n->rhs, table, func, depth + 1);
+    table_params(c, n->cond, table, func, depth + 1);
+    for (const Node *a = n->args; a; a = a->next) table_params(c, a, table, func, depth + 1);
+}
+
+void fix_table_parameters(Checker *c, const Program *prog)
+{
+    for (const Node *d = prog->decls; d; d = d->next)
+        if (d->kind == D_TABLE && !d->text && d->rhs) table_params(c, d->rhs, d, NULL, 0);
+}
+
 /* table f % NPTS XLO XHI FORMULA: the formula at t = XLO + i (XHI - XLO) / (NPTS - 1);
  * table f FILE: the file's values. */
 void check_table(Checker *c, Node *d)
@@ -151,18 +196,19 @@ void check_table(Checker *c, Node *d)
         error_at(lo->loc, "the table's range [%g, %g] must be finite and go upwards", lo->num, hi->num);
         return;
     }
-    Ctx x = ctx_make(READ_CONST | BIT(SYM_TIME), "a table's formula",
-                     "; a table's formula is a function of t (its x) and numbers: odegen computes it once, "
-                     "when it translates the file");
+    Ctx x = ctx_make(READ_CONST | BIT(SYM_TIME) | BIT(SYM_FUNC), "a table's formula",
+                     "; a table's formula is a function of t (its x), numbers, parameters (which become numbers) "
+                     "and functions of these: odegen computes it once, when it translates the file");
     int before = diag_error_count();
     resolve_expr(c, d->rhs, &x);
-    if (diag_error_count() != before) return;
+    if (diag_error_count() != before) return;   /* (a function that reads a state or t is refused there) */
     t->n = (int)np->num;
     t->xlo = lo->num;
     t->xhi = hi->num;
     t->dx = (hi->num - lo->num) / (np->num - 1);
     t->y = arena_alloc(sizeof(double) * (size_t)t->n);
     c->eval_t = true;
+    c->eval_defaults = true;   /* (functions are evaluated at their arguments) */
     for (int i = 0; i < t->n; i++) {
         c->t_value = t->dx * i + t->xlo;
         if (!eval_const(c, d->rhs, &t->y[i]) || !isfinite(t->y[i])) {
@@ -171,6 +217,7 @@ void check_table(Checker *c, Node *d)
         }
     }
     c->eval_t = false;
+    c->eval_defaults = false;
 }
 
 /* set NAME {a=1, x=0.5}: values of parameters and initial values, chosen

@@ -355,6 +355,15 @@ Jacobian *jacobian_build(const Model *m, const TimeTrig *trig)
     Jacobian *J = arena_alloc(sizeof *J);
     J->m = m;
     J->g = xg_new(m->single, MAX_NODES);
+    if (m->arrays_kept) {   /* arrays kept as loops: their derivatives by element (array_jacobian.c) */
+        Loc nowhere = {0, 0, 0, 0};
+        J->f = nodes(m->nstate);
+        J->dfdt = nodes(m->nstate);
+        group_failed(J, JAC_RHS, nowhere, "the derivatives of arrays kept as loops are not available yet");
+        group_failed(J, JAC_RESETS, nowhere, "the derivatives of arrays kept as loops are not available yet");
+        build_events(J);
+        return J;
+    }
     build_rhs(J, trig);
     build_events(J);
     build_resets(J);

@@ -40,6 +40,7 @@ static int affinity(const Node *n)
     int a, b;
     switch (n->kind) {
     case N_NUM: return CONSTANT;
+    case N_POS: case N_SUMIX: case N_ELEM: return NOT_AFFINE;   /* by element: not one angle for all */
     case N_NAME:
         if (!n->sym) return NOT_AFFINE;
         if (n->sym->kind == SYM_TIME) return AFFINE;
@@ -141,12 +142,16 @@ static void visit(TimeTrig *tt, const Node *n, const Symbol **seen, int *nseen)
         if (name_eq(n->name, "sin")) tt->arg[k].need_sin = true;
         else tt->arg[k].need_cos = true;
     }
-    if (n->kind == N_NAME && n->sym && n->sym->kind == SYM_TEMP) {
+    const Symbol *temp = n->kind == N_NAME && n->sym && n->sym->kind == SYM_TEMP ? n->sym
+                         : n->kind == N_ELEM && n->sym && n->sym->kind == SYM_TEMP && n->sym->array ? n->sym->array->sym
+                         : NULL;   /* a temporary, or an array of them */
+    if (temp) {
         for (int i = 0; i < *nseen; i++)
-            if (seen[i] == n->sym) return;
-        seen[(*nseen)++] = n->sym;
-        visit(tt, n->sym->expr, seen, nseen);
+            if (seen[i] == temp) return;
+        seen[(*nseen)++] = temp;
+        visit(tt, temp->expr, seen, nseen);
     }
+    if (n->kind == N_ELEM && n->more) visit(tt, n->more, seen, nseen);
     visit(tt, n->lhs, seen, nseen);
     visit(tt, n->rhs, seen, nseen);
     visit(tt, n->cond, seen, nseen);
@@ -158,4 +163,6 @@ void find_time_trig(const Model *m, TimeTrig *tt)
     const Symbol **seen = arena_alloc(sizeof(Symbol *) * (size_t)(m->ntemp + 1));
     int nseen = 0;
     for (int i = 0; i < m->nstate; i++) visit(tt, m->states[i]->expr, seen, &nseen);
+    for (int i = 0; i < m->narray; i++)   /* arrays of states: their line, once */
+        if (m->arrays[i].sym->kind == SYM_STATE) visit(tt, m->arrays[i].sym->expr, seen, &nseen);
 }

@@ -108,6 +108,9 @@ static void emit_constants(Emitter *E)
     buf_printf(o, "#define ODE_DEFAULT_TRANSIENT %ld\n#define ODE_DEFAULT_RECORD %ld\n", m->transient, m->record);
     emit_save_constants(E);
     emit_lyapunov_constants(E);
+    if (m->arrays_kept)
+        buf_printf(o, "#define ODE_NSCRATCH %ld            /* reals of the array temporaries (arrays kept as loops) */\n",
+                   m->nscratch);
     buf_puts(o, "#ifndef ODE_BLOCK_SIZE\n#define ODE_BLOCK_SIZE 128          /* threads per block, at most */\n#endif\n");
 }
 
@@ -161,6 +164,7 @@ static void mark_all_powers(Emitter *E)
         mark_powers(E, m->events[i].body);
         mark_powers(E, m->events[i].on_body);
     }
+    for (int i = 0; i < m->narray; i++) mark_powers(E, m->arrays[i].sym->expr);
     mark_powers(E, m->on_start.body);
     mark_powers(E, m->on_step.body);
     mark_powers(E, m->on_end.body);
@@ -267,6 +271,7 @@ static void emit_derived(Emitter *E)
     emit_locals(E, &r, &none, STATES_FROM_SYSTEM, false, 0);
     for (int i = 0; i < m->nderived; i++) {
         const Symbol *s = m->derived_order[i];
+        emit_sum_loops(E, s->expr, "    ");
         to_user_line(E, s->expr_line.line);
         buf_printf(E->out, "    const ode_real %s = ", s->cname);
         emit_value(E, s->expr, 0);
@@ -280,6 +285,10 @@ static void emit_derived(Emitter *E)
 static void emit_rhs(Emitter *E)
 {
     const Model *m = E->m;
+    if (m->arrays_kept) {
+        emit_loop_rhs(E);
+        return;
+    }
     Refs r = {0}, none = {0};
     r.trig_from = &E->trig;
     for (int i = 0; i < m->nstate; i++) refs_expr(&r, m->states[i]->expr);
@@ -294,6 +303,7 @@ static void emit_rhs(Emitter *E)
     for (int i = 0; i < m->nstate; i++) {
         const Symbol *s = m->states[i];
         buf_printf(E->out, "    /* %s'  (%s:%d) */\n", s->name, E->path_comment, s->line);
+        emit_sum_loops(E, s->expr, "    ");
         to_user_line(E, s->expr_line.line);
         buf_printf(E->out, "    ode_dy[%d] = ", i);
         emit_value(E, s->expr, 0);
@@ -357,6 +367,10 @@ static void emit_trig(Emitter *E)
 static void emit_events(Emitter *E)
 {
     const Model *m = E->m;
+    if (m->arrays_kept) {
+        emit_loop_events(E);
+        return;
+    }
     Refs r = {0}, none = {0};
     for (int i = 0; i < m->nevent; i++) refs_expr(&r, m->events[i].expr);
     buf_puts(E->out, "/* Event functions at (t, ode_y): an event fires where one crosses zero. */\n");
@@ -369,6 +383,7 @@ static void emit_events(Emitter *E)
         const Event *ev = &m->events[i];
         buf_printf(E->out, "    /* %s %s, dir=%d, tol=%g, stop=%d  (%s:%d) */\n", ev->is_global ? "global" : "event",
                    ev->sym->name, ev->dir, ev->tol, ev->stop, E->path_comment, ev->line);
+        emit_sum_loops(E, ev->expr, "    ");
         to_user_line(E, ev->line);
         buf_printf(E->out, "    ode_g[%d] = ", i);
         emit_value(E, ev->expr, 0);
@@ -399,6 +414,7 @@ static void emit_acc_init(Emitter *E)
             buf_printf(E->out, "    ode_s->acc[%d] = %s;   /* %s */\n", i, c_literal(0.0, E->single), s->name);
             continue;
         }
+        emit_sum_loops(E, s->expr, "    ");
         to_user_line(E, s->expr_line.line);
         buf_printf(E->out, "    ode_s->acc[%d] = ", i);
         emit_value(E, s->expr, 0);
@@ -440,6 +456,10 @@ static void emit_fields(Emitter *E)
     const Model *m = E->m;
     Buf *o = E->out;
     int code = 0;
+    if (m->arrays_kept) {
+        emit_loop_fields(E);
+        return;
+    }
     buf_puts(o, "/* A recordable value by its code (the order of ode_field_names). */\n");
     buf_puts(o, "ODE_HD static ODE_INLINE ode_real ode_model_field(const OdeSystem *ode_s, int ode_code)\n{\n"
                 "    switch (ode_code) {\n");
@@ -450,6 +470,7 @@ static void emit_fields(Emitter *E)
         buf_printf(o, "    case %d: {   /* aux %s */\n", code++, m->aux[i]->name);
         emit_locals(E, &r, &none, STATES_FROM_SYSTEM, true, 0);
         emit_computed(E, &r);
+        emit_sum_loops(E, m->aux[i]->expr, "        ");
         to_user_line(E, m->aux[i]->expr_line.line);
         buf_puts(o, "        return ");
         emit_value(E, m->aux[i]->expr, 0);
@@ -614,12 +635,14 @@ static void emit_source(Emitter *E)
     append_template(E, "templates/prelude.h", false);
     append_template(E, "templates/options.h", false);
     append_template(E, "templates/system.h", false);
+    if (m->arrays_kept) append_template(E, "templates/team.h", false);   /* the loop form's team (of one) */
     buf_printf(o, "\n/* ======================================================================== model functions (%s) */\n",
                E->path_comment);
     emit_powers(E);
     emit_properties(E);
     emit_tables(E);
     emit_functions(E);
+    emit_specials(E);
     emit_derived(E);
     emit_trig(E);
     emit_rhs(E);

@@ -85,6 +85,19 @@ void refs_expr(Refs *r, const Node *n)
         refs_add(r, n->sym);
         if (!seen && (n->sym->kind == SYM_TEMP || n->sym->kind == SYM_AUX)) refs_expr(r, n->sym->expr);
     }
+    for (const Node *run = n->kind == N_ELEM ? n : NULL; run; run = run->more) {   /* an element read by index */
+        const Symbol *s = run->scalar ? run->sym : run->sym->array ? run->sym->array->sym : NULL;
+        if (run != n) refs_expr(r, run->lhs);
+        if (!s || (!run->scalar && s->kind != SYM_TEMP && s->kind != SYM_AUX)) continue;   /* read from storage */
+        bool seen = refs_has(r, s);
+        refs_add(r, s);   /* a boundary by its name; an array of temporaries or aux: the array */
+        if (!seen && (s->kind == SYM_TEMP || s->kind == SYM_AUX)) refs_expr(r, s->expr);
+    }
+    if (n->kind == N_CALL && n->sym && n->sym->kind == SYM_SPECIAL) {   /* a special: it, and the arrays it reads */
+        bool seen = refs_has(r, n->sym);
+        refs_add(r, n->sym);
+        if (!seen) refs_expr(r, n->sym->expr);
+    }
     if (n->kind == N_CALL && n->sym && n->sym->kind == SYM_FUNC)   /* the values the call passes */
         for (int k = 0; k < n->sym->nimplicit; k++) {
             const Symbol *s = n->sym->implicit[k];
@@ -151,6 +164,7 @@ void emit_locals(Emitter *E, const Refs *r, const Refs *assigned, StateSource sr
 {
     const Model *m = E->m;
     Buf *o = E->out;
+    E->states = src == STATES_FROM_Y ? "ode_y" : "ode_s->y";   /* (elements read by index, too) */
     for (int i = 0; i < r->n; i++) {
         const Symbol *s = r->s[i];
         if (s->kind == SYM_NUMBER && !strcmp(s->name, "pi") && s->line == 0)
@@ -190,6 +204,73 @@ void emit_locals(Emitter *E, const Refs *r, const Refs *assigned, StateSource sr
     }
 }
 
+/* ------------------------------------------------------------------ sums as loops */
+
+static void sum_loops(Emitter *E, const Node *n, const char *pad)
+{
+    for (; n; n = n->kind == N_ELEM ? n->more : NULL) {
+        if (n->kind == N_SUM && n->loop) {
+            const int k = E->sum_count++;
+            const long count = n->ix_step - n->ix_base + 1;
+            to_generated(E);
+            buf_printf(E->out, "%s/* sum(%ld,%ld)of(…)  (%s:%d) */\n", pad, n->ix_base, n->ix_step, E->path_comment,
+                       n->loc.line);
+            buf_printf(E->out, "%sode_real ode_sum%d = %s;\n", pad, k, E->single ? "-0.0f" : "-0.0");
+            const char *saved = E->pos;
+            if (E->team && !E->pos) {   /* a team's reduction: each lane's share in order, then all lanes' */
+                buf_printf(E->out, "%sODE_TEAM_FOR(ode_ii, %ld) {\n%s    const int ode_i = %ld + ode_ii;\n", pad, count,
+                           pad, n->ix_base);
+                to_user_line(E, n->loc.line);
+                buf_printf(E->out, "%s    ode_sum%d += ", pad, k);
+                emit_value(E, n->lhs, 0);
+                buf_puts(E->out, ";\n");
+                to_generated(E);
+                buf_printf(E->out, "%s}\n%sode_sum%d = ode_team_sum(ode_team, ode_sum%d);\n", pad, pad, k, k);
+            } else {
+                buf_printf(E->out, "%sfor (int ode_i = %ld; ode_i <= %ld; ode_i++)\n", pad, n->ix_base, n->ix_step);
+                to_user_line(E, n->loc.line);
+                buf_printf(E->out, "%s    ode_sum%d += ", pad, k);
+                emit_value(E, n->lhs, 0);
+                buf_puts(E->out, ";\n");
+                to_generated(E);
+            }
+            E->pos = saved;
+            emit_sum_loops_record(E, n, k);
+            return;   /* (no sum inside a sum: the checks say so) */
+        }
+        if (n->kind == N_ELEM && n->sym && n->sym->array && !n->scalar &&
+            ((n->sym->kind == SYM_TEMP && !E->scratch) || n->sym->kind == SYM_AUX)) {
+            /* an element computed where it is read: its sums at its position (as emit_expr.c writes it) */
+            const char *saved = E->pos;
+            E->pos = element_position(E, n);
+            sum_loops(E, n->sym->array->sym->expr, pad);
+            E->pos = saved;
+        }
+        sum_loops(E, n->lhs, pad);
+        sum_loops(E, n->rhs, pad);
+        sum_loops(E, n->cond, pad);
+        for (const Node *a = n->args; a; a = a->next) sum_loops(E, a, pad);
+        if (n->kind != N_ELEM) break;
+    }
+}
+
+void emit_sum_loops(Emitter *E, const Node *n, const char *pad)
+{
+    sum_loops(E, n, pad);
+}
+
+bool reads_scratch(const Node *n)
+{
+    if (!n) return false;
+    if (n->kind == N_CALL && n->sym && n->sym->kind == SYM_SPECIAL) return true;
+    for (const Node *r = n->kind == N_ELEM ? n : NULL; r; r = r->more)
+        if (!r->scalar && r->sym && r->sym->kind == SYM_TEMP && r->sym->array) return true;
+    if (reads_scratch(n->lhs) || reads_scratch(n->rhs) || reads_scratch(n->cond)) return true;
+    for (const Node *a = n->args; a; a = a->next)
+        if (reads_scratch(a)) return true;
+    return false;
+}
+
 static void indent(Buf *o, int depth)
 {
     for (int i = 0; i < depth; i++) buf_puts(o, "    ");
@@ -213,13 +294,16 @@ static void emit_computed_at(Emitter *E, const Refs *r, int depth)
     int n = 0;
     for (int i = 0; i < r->n; i++) {
         const Symbol *s = r->s[i];
+        if (s->is_array) continue;   /* an array kept as a loop: its elements are computed where they are read */
         if ((s->kind == SYM_TEMP && s->index < m->ntemp && m->temps[s->index] == s) ||
             (s->kind == SYM_AUX && s->index < m->naux && m->aux[s->index] == s))
             list[n++] = s;
     }
     if (n > 1) qsort(list, (size_t)n, sizeof *list, compare_computed);
+    const char *pad = arena_printf("%*s", 4 * depth, "");
     for (int i = 0; i < n; i++) {
         const Symbol *s = list[i];
+        emit_sum_loops(E, s->expr, pad);
         to_user_line(E, s->expr_line.line);
         indent(E->out, depth);
         buf_printf(E->out, "const ode_real %s = ", s->cname);
@@ -278,6 +362,7 @@ static void emit_statements(Emitter *E, const Node *stmts, int depth)
             buf_puts(E->out, "{\n");
             emit_computed_at(E, &read, ++depth);
         }
+        emit_sum_loops(E, s->kind == S_ASSIGN ? s->rhs : s->cond, arena_printf("%*s", 4 * depth, ""));
         if (s->kind == S_ASSIGN && s->sym) {
             to_user_line(E, s->loc.line);
             indent(E->out, depth);

@@ -91,6 +91,132 @@ static void emit_name(Emitter *E, const Node *n)
     buf_puts(E->out, s->cname ? s->cname : s->name);
 }
 
+/* ------------------------------------------------------------------ arrays kept as loops */
+
+typedef struct SumLocal {
+    const Node *sum;
+    const char *pos;    /* the position it was computed for (NULL: none) */
+    int k;              /* ode_sumK */
+} SumLocal;
+
+static bool same_pos(const char *a, const char *b)
+{
+    return a == b || (a && b && !strcmp(a, b));
+}
+
+/* The storage index of run r at the current position, as C (an int). */
+static void emit_index(Emitter *E, const Node *r)
+{
+    Buf *o = E->out;
+    if (r->ix_step == 0 || !E->pos) {
+        buf_printf(o, "%ld", r->ix_base);
+    } else {
+        long base = r->ix_base - r->ix_step * r->ix_from;   /* base + step*(p - from) */
+        long step = r->ix_step < 0 ? -r->ix_step : r->ix_step;
+        if (base) buf_printf(o, "%ld %c ", base, r->ix_step < 0 ? '-' : '+');
+        else if (r->ix_step < 0) buf_puts(o, "-");
+        if (step == 1) buf_printf(o, "%s", E->pos);
+        else buf_printf(o, "%ld * %s", step, E->pos);
+    }
+    if (r->lhs) {   /* shift's offset, truncated as XPPAUT does */
+        buf_puts(o, " + (int)(");
+        emit_value(E, r->lhs, 0);
+        buf_puts(o, ")");
+    }
+}
+
+/* An element of an array of temporaries or aux computed where it is read:
+ * its line's expression at the element's position. */
+const char *element_position(Emitter *E, const Node *r)
+{
+    const Array *a = r->sym->array;
+    Buf pos = {0};
+    Buf *saved_out = E->out;
+    E->out = &pos;
+    buf_puts(&pos, "((");
+    emit_index(E, r);
+    if (a->base) buf_printf(&pos, ") - %ld", a->base);
+    else buf_puts(&pos, ")");
+    if (a->stride != 1) buf_printf(&pos, " / %ld", a->stride);
+    buf_puts(&pos, ")");
+    E->out = saved_out;
+    const char *text = arena_strdup(pos.data);
+    buf_free(&pos);
+    return text;
+}
+
+static void emit_element_inline(Emitter *E, const Node *r)
+{
+    const Array *a = r->sym->array;
+    const char *saved_pos = E->pos;
+    E->pos = element_position(E, r);
+    buf_puts(E->out, "(");
+    emit_value(E, a->sym->expr, 0);
+    buf_puts(E->out, ")");
+    E->pos = saved_pos;
+}
+
+static void emit_run(Emitter *E, const Node *r)
+{
+    Buf *o = E->out;
+    if (r->scalar) {   /* a boundary of its own (x0=0): read by its name */
+        Node v = *r;
+        v.kind = N_NAME;
+        v.lhs = NULL;
+        emit_value(E, &v, 0);
+        return;
+    }
+    switch (r->sym->kind) {
+    case SYM_STATE: buf_printf(o, "%s[", E->states ? E->states : "ode_y"); break;
+    case SYM_PARAM: buf_puts(o, "ode_s->p["); break;
+    case SYM_DERIVED: buf_puts(o, "ode_s->d["); break;
+    case SYM_TEMP:
+        if (E->scratch) {
+            buf_puts(o, "ode_scratch[");
+            break;
+        }
+        emit_element_inline(E, r);
+        return;
+    default:   /* an aux: computed where it is read */
+        emit_element_inline(E, r);
+        return;
+    }
+    emit_index(E, r);
+    buf_puts(o, "]");
+}
+
+/* An element read by index: its run at the current position. */
+static void emit_element(Emitter *E, const Node *n)
+{
+    if (!n->more) {
+        emit_run(E, n);
+        return;
+    }
+    buf_puts(E->out, "(");
+    for (const Node *r = n; r; r = r->more) {
+        if (r->more) buf_printf(E->out, "%s <= %ld ? ", E->pos ? E->pos : "0", r->ix_to);
+        emit_run(E, r);
+        if (r->more) buf_puts(E->out, " : ");
+    }
+    buf_puts(E->out, ")");
+}
+
+static void emit_sum_local(Emitter *E, const Node *n)
+{
+    for (int i = E->nsums - 1; i >= 0; i--)
+        if (E->sums[i].sum == n && same_pos(E->sums[i].pos, E->pos)) {
+            buf_printf(E->out, "ode_sum%d", E->sums[i].k);
+            return;
+        }
+    buf_puts(E->out, "ODE_SUM_NOT_COMPUTED");   /* (a bug of the emitter: fails to compile, never runs) */
+}
+
+void emit_sum_loops_record(Emitter *E, const Node *sum, int k)
+{
+    E->sums = arena_grow(E->sums, E->nsums, &E->capsums, sizeof *E->sums);
+    E->sums[E->nsums++] = (SumLocal){sum, E->pos, k};
+}
+
 static const char *binary_op(NodeKind k)
 {
     switch (k) {
@@ -156,6 +282,16 @@ static void emit_power(Emitter *E, const Node *n, int prec)
 
 static void emit_call(Emitter *E, const Node *n)
 {
+    if (n->sym && n->sym->kind == SYM_SPECIAL) {   /* a special's value (emit_specials.c) */
+        const Special *sp = &E->m->specials[n->sym->special];
+        if (E->scratch)
+            buf_printf(E->out, "ode_special_read(ode_scratch + %ld, %ld, ", sp->scratch, sp->n);
+        else
+            buf_printf(E->out, "ode_special%d_at(ode_s, %s, ", n->sym->special, E->states ? E->states : "ode_y");
+        emit_value(E, n->args, 0);
+        buf_puts(E->out, ")");
+        return;
+    }
     if (n->sym && n->sym->kind == SYM_TABLE) {   /* a table: its lookup (emit_tables.c) */
         buf_printf(E->out, "ode_table%d(", n->sym->table);
         emit_value(E, n->args, 0);
@@ -205,6 +341,25 @@ void emit_value(Emitter *E, const Node *n, int prec)
         return;
     case N_NAME:
         emit_name(E, n);
+        return;
+    case N_ELEM:
+        emit_element(E, n);
+        return;
+    case N_POS:   /* [j] at the loop's position */
+        if (!n->ix_step || !E->pos) {
+            buf_puts(E->out, c_literal((double)n->ix_base, E->single));
+        } else {
+            buf_printf(E->out, "(ode_real)(");
+            if (n->ix_base) buf_printf(E->out, "%ld + ", n->ix_base);
+            if (n->ix_step == 1) buf_printf(E->out, "%s)", E->pos);
+            else buf_printf(E->out, "%ld * %s)", n->ix_step, E->pos);
+        }
+        return;
+    case N_SUMIX:
+        buf_puts(E->out, "(ode_real)ode_i");
+        return;
+    case N_SUM:
+        emit_sum_local(E, n);
         return;
     case N_CALL:
         emit_call(E, n);

@@ -24,6 +24,13 @@ typedef struct Emitter {
     TimeTrig trig;            /* the right-hand side's sin/cos of time (deriv/time_trig.c) */
     bool use_trig;            /* inside ode_model_rhs: read them from ode_tr */
     struct Jacobian *jac;     /* the model's derivatives (emit_jacobian.c) */
+    /* arrays kept as loops (emit_loops.c) and sums as loops (emit_body.c) */
+    const char *pos;          /* the C expression of the position p in an array line's loop, or NULL */
+    const char *states;       /* where an element of the states is read: "ode_y" (default) or "ode_s->y" */
+    bool scratch;             /* array temporaries are read from ode_scratch (else computed where read) */
+    bool team;                /* a function a team runs: a sum outside an array's loop is a team reduction */
+    struct SumLocal *sums;    /* sums written as loops: the local that holds each, by node and position */
+    int nsums, capsums, sum_count;
 } Emitter;
 
 /* The symbols a piece of code reads (emit_body.c). */
@@ -48,6 +55,23 @@ void emit_locals(Emitter *E, const Refs *r, const Refs *assigned, StateSource sr
 void emit_computed(Emitter *E, const Refs *r);
 /* A hook's body: locals, the statements of a and then b, the write-back. */
 void emit_block_body(Emitter *E, const Node *a, const Node *b, int event);
+/* The loops of the sums an expression holds (sums of ARRAY_LOOP_MIN terms or
+ * more, front/expand.h), written before the statement that reads them: each
+ * into a local ode_sumK that emit_value then reads.  `pad`: indentation. */
+void emit_sum_loops(Emitter *E, const Node *n, const char *pad);
+/* (emit_expr.c, for emit_body.c) the local of a sum just written; the C
+ * position of an element computed where it is read. */
+void emit_sum_loops_record(Emitter *E, const Node *sum, int k);
+const char *element_position(Emitter *E, const Node *r);
+/* Whether an expression reads the scratch of array temporaries. */
+bool reads_scratch(const Node *n);
+/* A model whose arrays stay arrays: the right-hand side and the event
+ * functions in loop form (emit_loops.c). */
+void emit_loop_rhs(Emitter *E);
+void emit_loop_events(Emitter *E);
+void emit_loop_fields(Emitter *E);
+/* XPPAUT's network operators: a function per special (emit_specials.c). */
+void emit_specials(Emitter *E);
 /* #line into the .ode file, and back into the generated one. */
 void to_user_line(Emitter *E, int line);
 void to_generated(Emitter *E);

@@ -98,7 +98,7 @@ const char *node_kind_name(NodeKind kind)
         [N_ADD] = "N_ADD", [N_SUB] = "N_SUB", [N_MUL] = "N_MUL", [N_DIV] = "N_DIV",
         [N_POW] = "N_POW", [N_LT] = "N_LT", [N_GT] = "N_GT", [N_LE] = "N_LE",
         [N_GE] = "N_GE", [N_EQ] = "N_EQ", [N_NE] = "N_NE", [N_AND] = "N_AND",
-        [N_OR] = "N_OR", [N_IF] = "N_IF", [N_CALL] = "N_CALL", [N_SUM] = "N_SUM",
+        [N_OR] = "N_OR", [N_IF] = "N_IF", [N_CALL] = "N_CALL", [N_SUM] = "N_SUM", [N_ELEM] = "N_ELEM", [N_POS] = "N_POS", [N_SUMIX] = "N_SUMIX",
         [S_ASSIGN] = "S_ASSIGN", [S_IF] = "S_IF",
         [D_PAR] = "D_PAR", [D_NUMBER] = "D_NUMBER", [D_INIT] = "D_INIT",
         [D_DERIVED] = "D_DERIVED", [D_ODE] = "D_ODE", [D_CALLDEF] = "D_CALLDEF",
@@ -108,7 +108,7 @@ const char *node_kind_name(NodeKind kind)
         [D_RECORD] = "D_RECORD", [D_SAVE] = "D_SAVE", [D_OPTIONS] = "D_OPTIONS",
         [D_LYAPUNOV] = "D_LYAPUNOV", [D_PERIOD] = "D_PERIOD", [D_ATTRACTOR] = "D_ATTRACTOR",
         [D_UNSUPPORTED] = "D_UNSUPPORTED", [D_IGNORED] = "D_IGNORED", [D_TABLE] = "D_TABLE",
-        [D_SET] = "D_SET", [D_FOR] = "D_FOR", [D_FOR_END] = "D_FOR_END", [D_DONE] = "D_DONE",
+        [D_SET] = "D_SET", [D_FOR] = "D_FOR", [D_FOR_END] = "D_FOR_END", [D_SPECIAL] = "D_SPECIAL", [D_DONE] = "D_DONE",
     };
     if ((unsigned)kind < sizeof names / sizeof names[0] && names[kind])
         return names[kind];

@@ -36,7 +36,20 @@ typedef enum NodeKind {
     N_CALL,       /* name(args…): name, args (list) */
     N_SUM,        /* XPPAUT's sum(first,last)of(body): args (first, last), lhs
                      (body, in which the name i' is the index); expanded into
-                     a sum of terms by the checks */
+                     a sum of terms by the checks, or kept as a loop (loop) */
+    /* ---- arrays kept as loops (check/arrays.c; made by the checks) ---- */
+    N_ELEM,       /* an element read by an index computed as the model runs:
+                     for the positions p = ix_from … ix_to of the loop of the
+                     array line, element ix_base + ix_step*(p - ix_from)
+                     (+ (int)lhs when lhs, shift's offset) of its kind's
+                     storage (states, parameters, derived parameters, the
+                     scratch of array temporaries, aux); sym: the element at
+                     p = ix_from (its kind, its name for messages); scalar:
+                     that symbol itself (a boundary x0=0 of a chain); more:
+                     the next run of positions (an N_ELEM), or NULL */
+    N_POS,        /* XPPAUT's [j] in an array line kept as a loop: the number
+                     ix_base + ix_step*p */
+    N_SUMIX,      /* i' in a sum written as a loop: the loop's index */
 
     /* ---- statements inside `{ … }` blocks ---- */
     S_ASSIGN,     /* name = rhs */
@@ -85,8 +98,26 @@ typedef enum NodeKind {
                      lhs, rhs: N_NUM first and last */
     D_FOR_END,    /* a line that starts with `%` and is no `%[…]`: the end of
                      an array block, or a comment outside one */
+    D_SPECIAL,    /* `special NAME=OP(args…)`: XPPAUT's network operators
+                     (mmult, sparse, conv, fmmult, fftcon, …): name, rhs (an
+                     N_CALL); check/special.c */
     D_DONE,       /* `done` */
 } NodeKind;
+
+/* An array line kept as a loop (front/expand.c): `x[1..100]'=…x[j]…`, or a
+ * line of a `%[1..100] … %` block.  Element p (0 … n-1) has XPPAUT's index
+ * j = first + dir*p and the name prefix + index + suffix; among the kept
+ * lines of its block of the same kind (states, temporaries, aux) it is the
+ * pos-th of nlines, so that the elements keep XPPAUT's order (x1 v1 x2 v2 …
+ * for a block of x and v). */
+typedef struct ArrayLine {
+    long first, last, n;
+    int dir;                /* +1, or -1 when last < first */
+    long mul, add;          /* the declared name's index: mul*j + add (x[j+1]'=… in a block) */
+    const char *prefix, *suffix;
+    int nlines, pos;        /* within the block (1 and 0 for a line of its own) */
+    int block;              /* the block's number (the lines of one block share it), 0: none */
+} ArrayLine;
 
 typedef struct Node Node;
 struct Node {
@@ -108,6 +139,11 @@ struct Node {
     bool spaced;      /* S_ASSIGN of par/number/init/@: blanks around '=' */
     struct Symbol *sym;  /* set by the checks: what N_NAME / N_CALL / S_ASSIGN
                             refers to (see model.h); NULL before them */
+    /* arrays kept as loops: N_ELEM, N_POS (above); N_SUM: a loop */
+    long ix_base, ix_step, ix_from, ix_to;
+    bool loop, scalar;
+    Node *more;
+    const ArrayLine *array;   /* D_ODE, D_TEMP, D_AUX kept as an array, or NULL */
 };
 
 /* The parsed file: top-level declarations in file order. */

@@ -1,4 +1,5 @@
-/* expand.c — XPPAUT's arrays (x[1..3]'=…[j]…, %[1..3] … %) as scalar statements.
+/* expand.c — XPPAUT's arrays (x[1..3]'=…[j]…, %[1..3] … %) as scalar statements,
+ * or kept as arrays.
  *
  * The lexer keeps an indexed name as one name token, brackets included
  * ("x[j+1]"), and a bracket that stands alone as a number token whose text is
@@ -6,6 +7,11 @@
  * the %-block around it), copies the statement once per j, and replaces every
  * bracket by its value: "x[j+1]" becomes "x4" for j = 3, "[j]" the number 3.
  * What XPPAUT does with the text of the line, done on the tree.
+ *
+ * In a model whose arrays stay arrays (expand.h: ARRAY_LOOP_MIN), an
+ * equation, temporary or aux with a range is copied once, its j-brackets
+ * kept (whole-number brackets still replaced) and its range in Node.array;
+ * check/arrays.c reads the brackets with j as the loop's index.
  */
 #include "front/expand.h"
 
@@ -14,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "base/arena.h"
 #include "base/input_limits.h"
@@ -139,6 +146,7 @@ typedef struct Walk {
     bool have_j;        /* a [j] index somewhere */
     Loc j_loc;
     bool failed;        /* reported */
+    bool quiet;         /* a first look: reports nothing */
 } Walk;
 
 static Loc text_loc(const Node *n)
@@ -153,7 +161,7 @@ static void note_bracket(Walk *w, const Node *n, const char *text)
         return;
     if (b.ix.kind == IX_RANGE) {
         if (w->have_range && (w->range.first != b.ix.first || w->range.last != b.ix.last)) {
-            if (!w->failed)
+            if (!w->failed && !w->quiet)
                 error_at(text_loc(n), "a second array range on one line ([%ld..%ld] and [%ld..%ld])",
                          w->range.first, w->range.last, b.ix.first, b.ix.last);
             w->failed = true;
@@ -184,14 +192,20 @@ static void walk(Walk *w, const Node *n)
 }
 
 /* The brackets of one declaration (not of the ones after it). */
-static Walk walk_decl(const Node *d)
+static Walk walk_decl_as(const Node *d, bool quiet)
 {
     Walk w;
     memset(&w, 0, sizeof w);
+    w.quiet = quiet;
     Node one = *d;
     one.next = NULL;
     walk(&w, &one);
     return w;
+}
+
+static Walk walk_decl(const Node *d)
+{
+    return walk_decl_as(d, false);
 }
 
 /* ------------------------------------------------------------------ copying with j */
@@ -200,6 +214,7 @@ typedef struct Subst {
     long j;
     bool has_j;         /* false: only whole-number brackets are replaced */
     bool failed;
+    bool keep_j;        /* an array line kept as a loop: j-brackets and the range stay */
 } Subst;
 
 /* The text with its bracket replaced by the value; NULL after an error. */
@@ -207,6 +222,8 @@ static const char *replace(Subst *s, const Node *n, const char *text, bool is_nu
 {
     Bracketed b;
     if (!find_bracket(text, &b))
+        return text;
+    if (s->keep_j && b.ix.kind != IX_CONST)
         return text;
     long v = b.ix.kind == IX_CONST ? b.ix.add : b.ix.kind == IX_RANGE ? s->j : b.ix.mul * s->j + b.ix.add;
     if (!is_number && v < 0) {
@@ -296,7 +313,7 @@ static void repeat_decls(Out *o, const Node *first_decl, const Node *stop, long 
     }
     for (long j = first;; j += step) {
         for (const Node *d = first_decl; d != stop; d = d->next) {
-            Subst s = {j, true, false};
+            Subst s = {j, true, false, false};
             Node *c = copy_node(&s, d);
             if (s.failed)
                 return;
@@ -307,13 +324,107 @@ static void repeat_decls(Out *o, const Node *first_decl, const Node *stop, long 
     }
 }
 
+/* ------------------------------------------------------------------ arrays kept as arrays */
+
+static bool kept_kind(NodeKind k)
+{
+    return k == D_ODE || k == D_TEMP || k == D_AUX;
+}
+
+/* The kind class whose elements a block interleaves: states, temporaries, aux. */
+static int kind_class(NodeKind k)
+{
+    return k == D_ODE ? 0 : k == D_TEMP ? 1 : 2;
+}
+
+/* d once, its j-brackets kept, its range in Node.array (the declared name's
+ * bracket gives the index of its elements: [FIRST..LAST] is j, [j+1] j+1). */
+static void keep_line(Out *o, const Node *d, long first, long last, int nlines, int pos, int block)
+{
+    Subst s = {0, false, false, true};
+    Node one = *d;
+    one.next = NULL;
+    Node *c = copy_node(&s, &one);
+    if (s.failed)
+        return;
+    ArrayLine *a = arena_alloc(sizeof *a);
+    a->first = first;
+    a->last = last;
+    a->dir = last >= first ? 1 : -1;
+    a->n = labs(last - first) + 1;
+    a->nlines = nlines;
+    a->pos = pos;
+    a->block = block;
+    a->mul = 1;
+    Bracketed b;
+    if (find_bracket(d->name, &b)) {
+        a->prefix = arena_strndup(d->name, (size_t)(b.open - d->name));
+        a->suffix = arena_strdup(b.close + 1);
+        if (b.ix.kind == IX_J) {
+            a->mul = b.ix.mul;
+            a->add = b.ix.add;
+        }
+    } else {
+        a->prefix = d->name;
+        a->suffix = "";
+    }
+    c->array = a;
+    emit(o, c);
+}
+
+/* The longest array line, or %-block, of equations, temporaries or aux. */
+static long longest_array(const Program *prog, bool *special)
+{
+    long longest = 0;
+    *special = false;
+    for (const Node *d = prog->decls; d; d = d->next) {
+        if (d->kind == D_SPECIAL)
+            *special = true;
+        if (d->kind == D_FOR) {
+            long n = labs((long)d->rhs->num - (long)d->lhs->num) + 1;
+            for (const Node *e = d->next; e && e->kind != D_FOR_END && e->kind != D_FOR; e = e->next)
+                if (kept_kind(e->kind) && n > longest)
+                    longest = n;
+            continue;
+        }
+        if (!kept_kind(d->kind))
+            continue;
+        Walk w = walk_decl_as(d, true);
+        if (w.have_range && labs(w.range.last - w.range.first) + 1 > longest)
+            longest = labs(w.range.last - w.range.first) + 1;
+    }
+    return longest;
+}
+
+/* `@ arrays=loop|written|auto` (check/options.c reports a bad value; the last one wins). */
+static ArrayMode array_mode(const Program *prog)
+{
+    ArrayMode mode = ARRAYS_AUTO;
+    for (const Node *d = prog->decls; d; d = d->next)
+        for (const Node *it = d->kind == D_OPTIONS ? d->items : NULL; it; it = it->next) {
+            if (!it->name || strcasecmp(it->name, "arrays") || !it->rhs || it->rhs->kind != N_NAME)
+                continue;
+            if (!strcasecmp(it->rhs->name, "loop"))
+                mode = ARRAYS_LOOP;
+            else if (!strcasecmp(it->rhs->name, "written"))
+                mode = ARRAYS_WRITTEN;
+            else if (!strcasecmp(it->rhs->name, "auto"))
+                mode = ARRAYS_AUTO;
+        }
+    return mode;
+}
+
 /* A declaration outside any %-block: repeated over its own range, or kept
  * with its whole-number brackets replaced. */
-static void expand_decl(Out *o, const Node *d)
+static void expand_decl(Out *o, const Node *d, bool keep)
 {
     Walk w = walk_decl(d);
     if (w.failed)
         return;
+    if (w.have_range && keep && kept_kind(d->kind)) {
+        keep_line(o, d, w.range.first, w.range.last, 1, 0, 0);
+        return;
+    }
     if (w.have_range) {
         Node one = *d;
         one.next = NULL;
@@ -325,18 +436,65 @@ static void expand_decl(Out *o, const Node *d)
                           "or a %%[FIRST..LAST] line above (and a %% line below)");
         return;
     }
-    Subst s = {0, false, false};
+    Subst s = {0, false, false, false};
     Node *c = copy_node(&s, d);
     if (!s.failed)
         emit(o, c);
 }
 
-Program *expand_arrays(const Program *prog)
+/* The lines of a %-block that stay arrays (equations, temporaries and aux
+ * whose name holds j), each once; the others are written out after them. */
+static const Node *keep_block(Out *o, const Node *d, const Node *end, int block)
+{
+    int nlines[3] = {0, 0, 0}, pos[3] = {0, 0, 0};
+    Node *rest = NULL, **tail = &rest;
+    for (const Node *e = d->next; e != end; e = e->next) {
+        Walk w = walk_decl_as(e, true);
+        Bracketed b;
+        if (kept_kind(e->kind) && find_bracket(e->name, &b) && b.ix.kind == IX_J && !w.failed)
+            nlines[kind_class(e->kind)]++;
+    }
+    for (const Node *e = d->next; e != end; e = e->next) {
+        Bracketed b;
+        Walk w = walk_decl_as(e, true);
+        if (kept_kind(e->kind) && find_bracket(e->name, &b) && b.ix.kind == IX_J && !w.failed) {
+            int k = kind_class(e->kind);
+            keep_line(o, e, (long)d->lhs->num, (long)d->rhs->num, nlines[k], pos[k]++, block);
+        } else {
+            Node *c = arena_alloc(sizeof *c);
+            *c = *e;
+            c->next = NULL;
+            *tail = c;
+            tail = &c->next;
+        }
+    }
+    return rest;
+}
+
+Program *expand_arrays(const Program *prog, const Node *needs_derivatives, bool *kept)
 {
     statements_written = terms_written = 0;
     Program *out = arena_alloc(sizeof *out);
     *out = *prog;
     Out o = {NULL, NULL};
+    bool special;
+    long longest = longest_array(prog, &special);
+    ArrayMode mode = array_mode(prog);
+    bool keep = mode == ARRAYS_LOOP || (mode == ARRAYS_AUTO && (longest >= ARRAY_LOOP_MIN || special));
+    if (keep && needs_derivatives && (mode == ARRAYS_LOOP || special)) {
+        error_at(needs_derivatives->loc,
+                 "this needs the derivatives of the right-hand side, which odegen computes for equations written out "
+                 "only, and %s", special ? "a model with a special keeps its arrays as loops"
+                                         : "@ arrays=loop keeps the arrays as loops (write @ arrays=auto or written)");
+    } else if (keep && mode == ARRAYS_AUTO && needs_derivatives) {
+        note_at(needs_derivatives->loc,
+                "the arrays (%ld elements) are written out, not kept as loops: this needs the derivatives of the "
+                "right-hand side, which odegen computes for equations written out only",
+                longest);
+        keep = false;
+    }
+    *kept = keep;
+    int blocks = 0;
     for (const Node *d = prog->decls; d; d = d->next) {
         if (d->kind == D_FOR_END) {   /* a %-comment outside a block */
             if (d->name)
@@ -346,7 +504,7 @@ Program *expand_arrays(const Program *prog)
             continue;
         }
         if (d->kind != D_FOR) {
-            expand_decl(&o, d);
+            expand_decl(&o, d, keep);
             continue;
         }
         /* %[first..last] … %: the block's lines for one j, then for the next */
@@ -371,8 +529,13 @@ Program *expand_arrays(const Program *prog)
                              "%% ends it", d->loc.line);
             ok = false;
         }
-        if (ok)
+        if (ok && keep) {
+            const Node *rest = keep_block(&o, d, end, ++blocks);
+            if (rest)
+                repeat_decls(&o, rest, NULL, (long)d->lhs->num, (long)d->rhs->num);
+        } else if (ok) {
             repeat_decls(&o, d->next, end, (long)d->lhs->num, (long)d->rhs->num);
+        }
         if (!end)
             break;
         d = end;

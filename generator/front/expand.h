@@ -1,4 +1,5 @@
-/* expand.h — XPPAUT's arrays, expanded into scalar statements before the checks.
+/* expand.h — XPPAUT's arrays, expanded into scalar statements before the checks,
+ * or kept as arrays (loops in the generated code) when they are large.
  *
  * XPPAUT expands arrays textually when it reads a file: a line that holds a
  * range [first..last] is repeated for j = first … last, with [j], [j+1],
@@ -31,15 +32,35 @@ typedef struct Index {
  * wrong with it (a message for the user). */
 const char *index_parse(const char *text, size_t len, Index *ix);
 
+/* Arrays stay arrays — their equations, temporaries and aux written once
+ * and computed by a loop over the index (check/arrays.c, emit/emit_loops.c)
+ * — in a model whose largest array line (or %-block) has at least
+ * ARRAY_LOOP_MIN elements, or that has a `special`.  Below it every array is
+ * written out, as XPPAUT does with the text: each element a scalar, which a
+ * GPU thread keeps in its registers (the team layout's rule also starts at 64
+ * states: templates/team.h, check/layout.c).  `@ arrays=loop|written|auto`
+ * chooses for a model (README, "Large and coupled models").  A model that
+ * needs the derivatives of its right-hand side (a stiff method, lyapunov:
+ * needs_derivatives, the line that asks) keeps its arrays written out under
+ * auto, with a note, since the derivative engine differentiates equations
+ * written out only; @ arrays=loop there is an error (deriv/jacobian.c). */
+#define ARRAY_LOOP_MIN 64
+
+typedef enum ArrayMode { ARRAYS_AUTO, ARRAYS_LOOP, ARRAYS_WRITTEN } ArrayMode;
+
 /* The program with its arrays expanded (a new list of declarations; the
- * nodes without arrays are shared).  Errors are reported through diag.h. */
-Program *expand_arrays(const Program *prog);
+ * nodes without arrays are shared), or, where they stay arrays, equations,
+ * temporaries and aux kept once with their index (Node.array; the other
+ * lines, parameters and initial values, events, still written out).  *kept:
+ * whether they stay arrays.  Errors are reported through diag.h. */
+Program *expand_arrays(const Program *prog, const Node *needs_derivatives, bool *kept);
 
 /* XPPAUT's sum(first,last)of(body), written out: body with i' = first, plus
  * body with i' = first + 1, … (a new expression; 0 when last < first).  The
  * terms are added left to right, as XPPAUT does; beyond 256 terms pairwise,
  * so that no tree gets deep.  NULL when the file's sums together would
- * write out more than a few million terms. */
+ * write out more than a few million terms.  A sum of ARRAY_LOOP_MIN terms or
+ * more is not written out but computed by a loop (check/arrays.c). */
 Node *sum_expand(const Node *sum, long first, long last);
 /* A sum inside the expression, or NULL. */
 const Node *sum_inside(const Node *n);

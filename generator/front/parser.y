@@ -184,7 +184,7 @@ static Node *mk_if(Loc loc, Node *cond, List then_, List else_);
 %token KW_GLOBAL "'global'" KW_EVENT "'event'" KW_ACC "'acc'" KW_ON "'on'"
 %token KW_TOLERANCE "'tolerance'" KW_SCAN "'scan'" KW_REPEAT "'repeat'"
 %token KW_RECORD "'record'" KW_SAVE "'save'" KW_DONE "'done'" KW_TABLE "'table'" KW_SET "'set'"
-%token KW_LYAPUNOV "'lyapunov'" KW_PERIOD "'period'" KW_ATTRACTOR "'attractor'"
+%token KW_LYAPUNOV "'lyapunov'" KW_PERIOD "'period'" KW_ATTRACTOR "'attractor'" KW_SPECIAL "'special'"
 %token <str> KW_UNSUPPORTED "unsupported statement"
 %token <str> KW_IGNORED "ignored statement"
 %token <node> FOR_BEGIN "'%[…]' line" FOR_END "'%' line"
@@ -230,6 +230,7 @@ decl
     | call '=' expr             { $$ = mk_calldef(@$, $1, $3); }
     | NAME '=' expr             { $$ = mk_named(D_TEMP, @$, @1, $1, $3); }
     | KW_AUX NAME '=' expr      { $$ = mk_named(D_AUX, @$, @2, $2, $4); }
+    | KW_SPECIAL NAME '=' expr  { $$ = mk_named(D_SPECIAL, @$, @2, $2, $4); }
     | KW_GLOBAL sign '{' expr '}' block
                                 { $$ = mk_global(@$, $2, $4, $6); }
     | KW_GLOBAL sign expr block { $$ = mk_global(@$, $2, $3, $4); }

@@ -1,0 +1,263 @@
+#!/usr/bin/python3
+"""Arrays kept as arrays (issue 23 items 1 and 5; front/expand.c, check/arrays.c,
+emit/emit_loops.c): a model whose arrays stay arrays is written in loop form and
+must give the same numbers as the same model written out.
+
+- Every model here is generated twice, `@ arrays=loop` and `@ arrays=written`,
+  built (CPU, ASan/UBSan) and run: the two CSVs are the same bytes (the loop
+  form adds in the order of the equations written out: a team of one).
+  Models: a Duffing chain with free ends declared apart, an array temporary
+  and a mean field; a Duffing ring (a periodic index through shift and mod)
+  with an aux array, events and an adaptive method; a %-block of two arrays
+  interleaved, with a range that counts down; a mean-field Kuramoto model;
+  a Hodgkin-Huxley cable of 100 compartments.
+- Physics: the Kuramoto order parameter against Kuramoto's r = sqrt(1 - K_c/K)
+  with K_c = 2*gamma (Lorentzian frequencies of width gamma); in the cable a
+  spike started at one end reaches the other, later at the far end.
+- auto: 64 elements or more stay arrays, fewer are written out; a model that
+  needs derivatives (a stiff method, lyapunov) is written out with a note.
+- The translation and the C compiler's time of the Duffing chain at 16 …
+  4096 states (and the translation at 10^5 states) are printed, not asserted.
+"""
+import os
+import subprocess
+import sys
+import time
+
+import numpy as np
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+import odegen_test as ot  # noqa: E402
+
+ROOT = ot.ROOT
+HERE = os.path.join(ROOT, "tests", "arrays")
+WORK = os.path.join(ROOT, "build", "tests", "arrays")
+ODEGEN_PLAIN = os.path.join(ROOT, "build", "odegen")
+
+
+def csv_text(runner, *args):
+    p = ot.run_raw(runner, "--backend", ot.BACKEND, *args)
+    ot.check(p.returncode == 0, "%s exited %d:\n%s" % (runner, p.returncode, p.stderr))
+    return p.stdout
+
+
+def with_mode(text, mode):
+    ot.check("\ndone" in text, "a test model ends with done")
+    return text.replace("\ndone", "\n@ arrays=%s\ndone" % mode, 1)
+
+
+def same_both_ways(name, text, sanitize=None):
+    """The model in loop form and written out: the same CSV bytes; returns
+    the CSV text and the loop form's generated source."""
+    out, src = {}, {}
+    for mode in ("loop", "written"):
+        # (the loop form under ASan/UBSan where the suite has them: its indices are new code)
+        runner = ot.build(name + "_" + mode, with_mode(text, mode), sanitize=sanitize if mode == "loop" else False)
+        out[mode] = csv_text(runner)
+        src[mode] = open(runner + ".cu").read()
+    ot.check("ODE_TEAM_FOR" in src["loop"], "%s: @ arrays=loop wrote no loop" % name)
+    ot.check("ODE_TEAM_FOR" not in src["written"], "%s: @ arrays=written wrote a loop" % name)
+    ot.check(out["loop"] == out["written"],
+             "%s: loop form and written out differ:\n%s\n---\n%s" % (name, out["loop"][:2000], out["written"][:2000]))
+    return out["loop"], src["loop"]
+
+
+def rows(text):
+    return ot.Result(text, "")
+
+
+CHAIN = """# A Duffing chain, free ends declared apart (x0, x101), a mean field X and an array temporary u
+par k=0.25, B=0.3, c=0.1, g=0.02
+x[1..100]'=v[j]
+v[1..100]'=x[j]-x[j]^3-k*v[j]+B*cos(t)+c*(x[j-1]-2*x[j]+x[j+1])+0.01*u[j]+g*(X-x[j])
+u[1..100]=x[j]*[j]/100
+x0=0
+x101=0
+X=sum(1,100)of(shift(x1,i'-1))/100
+aux mean=X
+x[1..100](0)=0.1*sin([j])
+@ meth=rk4, dt=0.01, total=5
+scan k=lin(0.2,0.3,4)
+record x1, x50, v100, mean
+done
+"""
+
+RING = """# A ring of 64 Duffing units: neighbours through a periodic index (shift and mod),
+# an aux array, an event on a unit and an adaptive method
+par k=0.2, B=0.3, c=0.15
+x[0..63]'=v[j]
+v[0..63]'=x[j]-x[j]^3-k*v[j]+B*cos(t)+c*(shift(x0,mod([j]+63,64))-2*x[j]+shift(x0,mod([j]+1,64)))
+aux e[0..63]=v[j]^2/2+x[j]^4/4-x[j]^2/2
+x[0..63](0)=0.5*cos(2*pi*[j]/64)
+acc n=0
+event up: v10, dir=1
+on up { n = n + 1 }
+@ meth=rkck45, toler=1e-9, atoler=1e-9, total=12
+scan c=list(0.05, 0.15, 0.4)
+record x0, x10, x63, e5, e63, n
+done
+"""
+
+BLOCK = """# A %-block of two interleaved arrays (x1 v1 x2 v2 ...), its range counting down
+par a=0.3
+%[80..1]
+x[j]'=v[j]
+v[j]'=-x[j]+a*(x[j]-x[j]^3)*[j]/80
+%
+x[1..80](0)=[j]/80
+@ meth=dopri5, toler=1e-8, total=3
+record x1, v1, x80, v80
+done
+"""
+
+
+def test_chain():
+    text, src = same_both_ways("chain", CHAIN)
+    r = rows(text)
+    ot.check(len(r) == 4 and all(s == "finished" for s in r.status), "chain: 4 finished systems")
+    ot.check("ode_team_sum" in src or "ode_sum" in src, "chain: the mean field is a loop")
+
+
+def test_ring():
+    text, _ = same_both_ways("ring", RING)
+    r = rows(text)
+    ot.check(len(r) == 3 and all(s == "finished" for s in r.status), "ring: 3 finished systems")
+    ot.check(np.all(r["n"] >= 1), "ring: the event counted crossings")
+
+
+def test_block():
+    text, src = same_both_ways("block", BLOCK)
+    ot.check(len(rows(text)) == 1, "block: one system")
+
+
+KURAMOTO_N = 256
+
+
+def kuramoto_text(n):
+    return open(os.path.join(HERE, "kuramoto.ode")).read().replace("256", str(n))
+
+
+def test_kuramoto_both_ways():
+    text = kuramoto_text(KURAMOTO_N)
+    text = text.replace("repeat transient=20, record=40", "repeat transient=0, record=2")
+    text = text.replace("total=10", "total=3")
+    same_both_ways("kuramoto_short", text)
+
+
+def test_kuramoto_transition():
+    """r against r = sqrt(1 - K_c/K), K_c = 2*gamma (Kuramoto 1984; Strogatz
+    2000), for Lorentzian frequencies at their quantiles; below K_c the
+    incoherent state's r is of order 1/sqrt(N)."""
+    runner = ot.build("kuramoto", kuramoto_text(KURAMOTO_N), sanitize=False)
+    r = rows(csv_text(runner))
+    gam = 0.5
+    kc = 2 * gam
+    for K in sorted(set(r["K"])):
+        sel = r["K"] == K
+        mean = float(np.mean(r["r"][sel]))
+        theory = np.sqrt(1 - kc / K) if K > kc else 0.0
+        print("        K = %.2f: r = %.4f over %d samples, theory (N = infinity) %.4f" % (K, mean, sel.sum(), theory))
+        if K >= 1.5 * kc:
+            ot.check(abs(mean - theory) < 0.02, "Kuramoto K=%g: r=%.4f, theory %.4f" % (K, mean, theory))
+        elif K < kc:
+            ot.check(mean < 4 / np.sqrt(KURAMOTO_N), "Kuramoto K=%g below K_c: r=%.4f" % (K, mean))
+
+
+def test_cable():
+    text = open(os.path.join(HERE, "hh_cable.ode")).read()
+    out, _ = same_both_ways("cable", text)
+    r = rows(out)
+    ot.check(r["vmax50"][0] > 0 and r["vmax100"][0] > 0, "cable: the spike reaches compartments 50 and 100")
+    ot.check(0 < r["t50"][0] < r["t100"][0], "cable: it reaches 100 after 50 (t50=%g, t100=%g)" %
+             (r["t50"][0], r["t100"][0]))
+
+
+def odegen(path, *flags, odegen_bin=None):
+    return subprocess.run([odegen_bin or ot.ODEGEN, os.path.basename(path)] + list(flags), cwd=os.path.dirname(path),
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def write(name, text):
+    os.makedirs(WORK, exist_ok=True)
+    path = os.path.join(WORK, name + ".ode")
+    with open(path, "w") as f:
+        f.write(text)
+    return path
+
+
+def chain_text(n, extra=""):
+    return ("par k=0.25, B=0.3, c=0.1\nx[1..%d]'=v[j]\n"
+            "v[1..%d]'=x[j]-x[j]^3-k*v[j]+B*cos(t)+c*(x[j-1]-2*x[j]+x[j+1])\n"
+            "x0=0\nx%d=0\n%s@ meth=rk4, dt=0.01, total=6.283185307179586\ndone\n" % (n, n, n + 1, extra))
+
+
+def test_auto_threshold():
+    """auto: arrays of 64 elements or more stay arrays, of 63 are written out;
+    a stiff method or lyapunov writes them out, with a note at its line."""
+    for n, loop in ((63, False), (64, True)):
+        path = write("auto%d" % n, chain_text(n))
+        p = odegen(path, "-o", "auto%d" % n)
+        ot.check(p.returncode == 0, p.stderr)
+        src = open(os.path.join(WORK, "auto%d" % n, "auto%d.cu" % n)).read()
+        ot.check(("ODE_TEAM_FOR" in src) == loop, "auto at %d elements: loop form %s" % (n, not loop))
+    diffusion = ("par c=0.1\nx[1..64]'=-x[j]+c*(x[j-1]-2*x[j]+x[j+1])\nx0=0\nx65=0\n"
+                 "X=sum(1,100)of(i'*x1)\naux xm=X\n%s\ndone\n")
+    path = write("auto_stiff", diffusion % "@ meth=rodas5p")
+    p = odegen(path, "-o", "auto_stiff")
+    ot.check(p.returncode == 0 and "auto_stiff.ode:7:3: note: the arrays (64 elements) are written out" in p.stderr,
+             "stiff: " + p.stderr)
+    src = open(os.path.join(WORK, "auto_stiff", "auto_stiff.cu")).read()
+    ot.check("ODE_TEAM_FOR" not in src and "ode_sum" not in src, "a stiff method's arrays and sums are written out")
+    path = write("auto_lyap", diffusion % "lyapunov 1")
+    p = odegen(path, "-o", "auto_lyap")
+    ot.check(p.returncode == 0 and "auto_lyap.ode:7:1: note: the arrays" in p.stderr, "lyapunov: " + p.stderr)
+    path = write("loop_stiff", diffusion % "@ arrays=loop, meth=stiff")
+    p = odegen(path, "--check")
+    ot.check(p.returncode == 1 and "loop_stiff.ode:7:16: error: this needs the derivatives" in p.stderr,
+             "@ arrays=loop with a stiff method: " + p.stderr)
+
+
+def test_sizes():
+    """Translation (build/odegen) and cc -O2 time of the Duffing chain, printed."""
+    if not os.access(ODEGEN_PLAIN, os.X_OK):
+        raise ot.Failure("build/odegen is missing (make)")
+    print("        %7s %-8s %10s %10s %8s" % ("states", "form", "translate", "cc -O2", "lines"), flush=True)
+    sizes = [(8, "written"), (32, "written"), (128, "loop"), (512, "loop"), (2048, "loop"), (100000, "loop")]
+    sizes += [(n, "loop") for n in (8, 32)] + [(64, "written"), (128, "written")]
+    loop_lines = []
+    for half, mode in sorted(sizes):
+        name = "size%d_%s" % (2 * half, mode)
+        path = write(name, chain_text(half, "@ arrays=%s\n" % mode))
+        t0 = time.time()
+        p = odegen(path, "-o", name, odegen_bin=ODEGEN_PLAIN)
+        t_translate = time.time() - t0
+        ot.check(p.returncode == 0, p.stderr)
+        cu = os.path.join(WORK, name, name + ".cu")
+        lines = sum(1 for _ in open(cu))
+        t_cc = float("nan")
+        if half <= 2048:
+            t0 = time.time()
+            q = subprocess.run(["cc", "-O2", "-fopenmp", "-x", "c", "-c", cu, "-o", os.path.join(WORK, name + ".o")],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            t_cc = time.time() - t0
+            ot.check(q.returncode == 0, q.stderr[-3000:])
+        print("        %7d %-8s %9.2fs %9.2fs %8d" % (2 * half, mode, t_translate, t_cc, lines), flush=True)
+        if mode == "loop":   # (the generated source holds the templates: about 12000 lines for any model)
+            loop_lines.append(lines)
+    ot.check(max(loop_lines) - min(loop_lines) < 100,
+             "the loop form's source grows with n: %d … %d lines" % (min(loop_lines), max(loop_lines)))
+
+
+TESTS = [
+    ("loop == written: Duffing chain", test_chain),
+    ("loop == written: Duffing ring, events", test_ring),
+    ("loop == written: %-block counting down", test_block),
+    ("loop == written: Kuramoto", test_kuramoto_both_ways),
+    ("Kuramoto: order parameter vs K_c", test_kuramoto_transition),
+    ("loop == written: HH cable of 100", test_cable),
+    ("auto: threshold, derivatives", test_auto_threshold),
+    ("translation and build time by size", test_sizes),
+]
+
+if __name__ == "__main__":
+    sys.exit(ot.main(TESTS))
