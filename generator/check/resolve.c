@@ -158,8 +158,13 @@ static void resolve_sum(Checker *c, Node *n, const Ctx *ctx)
     if (sum_as_loop(c, n, ctx, first, last)) return;   /* 64 terms or more: a loop (arrays.c) */
     Node *terms = sum_expand(n, (long)first, (long)last);
     if (!terms) {   /* once for the file: an array of such sums would say it for each element */
-        const char *why = "odegen writes every term of a sum into the generated code, at most " SUM_MAX_TERMS_TEXT
-                          " in all the sums of a file (the C compiler's time grows faster than their number)";
+        const char *why = c->sums_written
+                              ? "this model needs derivatives (a stiff method, lyapunov), so odegen writes every term "
+                                "of its sums into the generated code, at most " SUM_MAX_TERMS_TEXT " in all the sums "
+                                "of a file (the C compiler's time grows faster than their number)"
+                              : "odegen writes every term of a sum of fewer than 64 terms into the generated code, "
+                                "at most " SUM_MAX_TERMS_TEXT " in all the sums of a file (the C compiler's time "
+                                "grows faster than their number; a sum of 64 terms or more is a loop)";
         if (c->sums_refused) return;
         c->sums_refused = true;
         if (last - first + 1 > SUM_MAX_TERMS)
