@@ -14,7 +14,9 @@
 #ifdef __CUDACC__
 #define ODE_HD __host__ __device__
 #define ODE_INLINE __forceinline__
-#ifdef __CUDA_ARCH__
+#if defined(ODE_UNROLL)
+/* (the generated model chose: a model in loop form unrolls its loops partly) */
+#elif defined(__CUDA_ARCH__)
 #define ODE_UNROLL _Pragma("unroll")
 #elif defined(__GNUC__)
 /* The CPU path compiled by nvcc: its host pass (cudafe++) passes GCC's
@@ -38,7 +40,9 @@
 #define ODE_INLINE inline __attribute__((always_inline))
 /* Loops over states, stages and events are unrolled, as on the GPU: the
  * tableau's coefficients become constants and the stages registers. */
+#ifndef ODE_UNROLL
 #define ODE_UNROLL _Pragma("GCC unroll 64")
+#endif
 #endif
 
 /* Precision of the integration: the generated model defines ODE_FLOAT to 1 for

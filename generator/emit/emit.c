@@ -108,9 +108,15 @@ static void emit_constants(Emitter *E)
     buf_printf(o, "#define ODE_DEFAULT_TRANSIENT %ld\n#define ODE_DEFAULT_RECORD %ld\n", m->transient, m->record);
     emit_save_constants(E);
     emit_lyapunov_constants(E);
-    if (m->arrays_kept)
+    if (m->arrays_kept) {
         buf_printf(o, "#define ODE_NSCRATCH %ld            /* reals of the array temporaries (arrays kept as loops) */\n",
                    m->nscratch);
+        /* The templates' loops over the states unrolled by 16, not fully: a stage's loops over
+           4096 states written out made nvcc's front end run for over half an hour; loops of at
+           most 16 trips (stages, events) are still unrolled whole (templates/prelude.h). */
+        buf_puts(o, "#if defined(__CUDA_ARCH__)\n#define ODE_UNROLL _Pragma(\"unroll 16\")\n"
+                    "#elif defined(__GNUC__)\n#define ODE_UNROLL _Pragma(\"GCC unroll 16\")\n#endif\n");
+    }
     buf_puts(o, "#ifndef ODE_BLOCK_SIZE\n#define ODE_BLOCK_SIZE 128          /* threads per block, at most */\n#endif\n");
 }
 

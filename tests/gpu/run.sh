@@ -28,6 +28,8 @@
 #  14. hostile file names built by nvcc and run on the GPU (tests/names/test_paths.py),
 #      and model names like the identifiers of nvcc's view of the code (cuda_runtime.h)
 #      compiled by nvcc (tests/names/test_model_names.py --nvcc)
+#  15. arrays kept as loops (tests/arrays/test_arrays.py: loop form against written out to
+#      rounding, nvcc's time by size printed) and XPPAUT's specials (test_special.py) on the GPU
 # Uses build/odegen as it is (flex and bison need not be on the GPU machine).
 set -u
 cd "$(dirname "$0")/../.."
@@ -61,5 +63,7 @@ step "attractors, GPU against CPU (magnetic pendulum subgrid, double well 401^2,
 step "stiff methods on the GPU (test set, events, float; CPU against GPU)" $PY tests/stiff/test_stiff.py
 step "hostile file names: nvcc, the runner and Python on the GPU" $PY tests/names/test_paths.py
 step "model names like CUDA's identifiers, nvcc" env ODEGEN_BACKEND=cpu ODEGEN_JOBS=8 $PY tests/names/test_model_names.py --nvcc
+step "arrays kept as loops on the GPU (loop form against written out; nvcc time by size)" $PY tests/arrays/test_arrays.py
+step "XPPAUT's network operators (special) on the GPU" $PY tests/arrays/test_special.py
 [ $status = 0 ] && echo "test-gpu: all passed" || echo "test-gpu: FAILED"
 exit $status
