@@ -328,7 +328,7 @@ int model_solver_set_balance(model_solver *solver, int mode);
 
 /* Progress of a run or scan: fn(user, done, total) is called from the calling
  * thread about ten times a second (on the CPU as systems complete; on the GPU
- * also with an unchanged count, once a second, while a launch runs), and once
+ * also with an unchanged count, four times a second, while a launch runs), and once
  * more at the end with done == total (systems completed, out of the solver's
  * size).  NULL turns it off.
  *

@@ -132,7 +132,7 @@ typedef struct OdeCheckpoint {
     long long resumed;              /* systems done (their blocks are replayed, not logged again) */
     unsigned long long replay_end;  /* bytes of the log to replay */
     uint64_t resumed_check;         /* the log's checksum through them */
-    model_stats resumed_stats;
+    model_stats stats_resumed;
     /* The replay: where it is in the log, its checksum so far, the row it expects next. */
     unsigned long long replay_at;
     uint64_t replay_check;
@@ -149,7 +149,7 @@ typedef struct OdeCheckpoint {
     long long done;                 /* chunks done: systems [0, done) */
     unsigned long long done_bytes;  /* the log's bytes through them */
     uint64_t done_check;            /* and its checksum there */
-    model_stats done_stats;         /* their statistics, with the resumed ones */
+    model_stats stats_done;         /* their statistics, with the resumed ones */
     /* The committing side (checkpoint thread, then main thread). */
     long long committed;            /* done at the last commit; -1: none yet */
     pthread_t thread;
@@ -368,7 +368,7 @@ static int ode_ck_commit(OdeCheckpoint *ck, char *error, size_t size)
     const long long done = ck->done;
     const unsigned long long bytes = ck->done_bytes;
     const uint64_t check = ck->done_check;
-    const model_stats st = ck->done_stats;
+    const model_stats st = ck->stats_done;
     pthread_mutex_unlock(&ck->lock);
     if (done == ck->committed) return 0;
     if (fdatasync(ck->rows_fd) != 0 && errno != EINVAL) {
@@ -488,7 +488,7 @@ static int ode_ck_read_index(const OdeCheckpoint *ck, char **out, int (*say)(con
 }
 
 /* Reads the index of a checkpoint to resume: its identity must be this
- * run's.  Sets ck->resumed, replay_end, resumed_check and resumed_stats.
+ * run's.  Sets ck->resumed, replay_end, resumed_check and stats_resumed.
  * Returns 0, -1 when there is no checkpoint yet (a fresh start), or an exit
  * status after the message (say). */
 static int ode_ck_read(OdeCheckpoint *ck, int (*say)(const char *, ...))
@@ -520,9 +520,9 @@ static int ode_ck_read(OdeCheckpoint *ck, int (*say)(const char *, ...))
         ok = ok && ode_ck_field(text, "rows check", value, sizeof value);
         ck->resumed_check = ok ? strtoull(value, NULL, 16) : 0;
         ok = ok && ode_ck_field(text, "steps", value, sizeof value);
-        ck->resumed_stats.steps = ok ? strtoull(value, NULL, 10) : 0;
+        ck->stats_resumed.steps = ok ? strtoull(value, NULL, 10) : 0;
         ok = ok && ode_ck_field(text, "evals", value, sizeof value);
-        ck->resumed_stats.evals = ok ? strtoull(value, NULL, 10) : 0;
+        ck->stats_resumed.evals = ok ? strtoull(value, NULL, 10) : 0;
         char statuses[1024];
         statuses[0] = ' ';   /* each name between spaces */
         ok = ok && ode_ck_field(text, "statuses", statuses + 1, sizeof statuses - 2);
@@ -531,7 +531,7 @@ static int ode_ck_read(OdeCheckpoint *ck, int (*say)(const char *, ...))
             char name[40];
             snprintf(name, sizeof name, " %s ", model_status_name(k));
             const char *at = strstr(statuses, name);
-            ck->resumed_stats.count[k] = at ? atol(at + strlen(name)) : 0;
+            ck->stats_resumed.count[k] = at ? atol(at + strlen(name)) : 0;
         }
         if (!ode_ck_field(text, "partial", ck->stale, sizeof ck->stale)) ck->stale[0] = 0;
         if (!ok || ck->resumed < 0 || ck->resumed > ck->systems || ck->replay_end < ODE_CK_ROWS_HEADER)
@@ -651,7 +651,7 @@ static void ode_ck_pop_unlock(OdeCheckpoint *ck)
         ck->done = h->end;
         ck->done_bytes = ck->log_bytes;
         ck->done_check = ck->log_check;
-        ode_ck_stats_add(&ck->done_stats, &h->stats);
+        ode_ck_stats_add(&ck->stats_done, &h->stats);
         ck->fifo_head = (ck->fifo_head + 1) % ck->fifo_cap;
         ck->fifo_count--;
         popped = 1;
@@ -867,7 +867,7 @@ static int ode_ck_start(OdeCheckpoint *ck, int (*say)(const char *, ...))
     ck->written = ck->done = ck->resumed;
     ck->done_bytes = ck->replay_end;
     ck->done_check = ck->resumed_check;
-    ck->done_stats = ck->resumed_stats;
+    ck->stats_done = ck->stats_resumed;
     if (ode_ck_commit(ck, error, sizeof error)) return say("%s", error);
 
     int fds[2];

@@ -604,8 +604,9 @@ static double ode_now(void)
 }
 
 /* Passes `done` on to the user's callback at most ten times a second, an
- * unchanged count at most once a second (a GPU launch whose systems all end
- * together still shows that it runs: the MPI runner's signs of life), and
+ * unchanged count at most four times a second (a GPU launch whose systems
+ * all end together still shows that it runs: the MPI runner's signs of life,
+ * which must come more often than --progress-every 1 reports a silence), and
  * the final count once.  Returns non-zero once the callback asked to stop. */
 static int ode_report(void *user, long done)
 {
@@ -613,7 +614,7 @@ static int ode_report(void *user, long done)
     const long total = r->s->n;
     if (r->stop || (done == r->done && done == total)) return r->stop;
     const double now = ode_now();
-    if (done < total && now - r->last < (done == r->done ? 1.0 : 0.1)) return 0;
+    if (done < total && now - r->last < (done == r->done ? 0.25 : 0.1)) return 0;
     r->last = now;
     r->done = done;
     r->stop = r->s->progress(r->s->progress_user, done, total) != 0;

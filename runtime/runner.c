@@ -1612,7 +1612,7 @@ static int ode_job_checkpoint(OdeJob *job)
                                    ode_rows_per_system(r), r->quiet || ode_silent, ode_runtime);
     if (!status) {
         job->chunks.begin = job->ck.resumed;
-        job->sum = job->ck.resumed_stats;
+        job->sum = job->ck.stats_resumed;
     }
     return status;
 }

@@ -121,7 +121,7 @@ def case_test(name):
                 backend = "BACKEND=cuda" if BACKEND == "gpu" else "BACKEND=cpu"
                 p = subprocess.run(["make", "-s", "-C", out, backend, "CFLAGS=-O0"], stdout=subprocess.PIPE,
                                    stderr=subprocess.STDOUT)
-                check(p.returncode == 0, "make (%s): status %d\n%s" % (how, p.returncode, p.stdout.decode()[-3000:]))
+                check(p.returncode == 0, "make (%s): status %d\n%s" % (how, p.returncode, p.stdout.decode("latin-1")[-3000:]))
                 check(not canaries(tmp), "something ran at make (%s): %s" % (how, canaries(tmp)))
                 runner = [os.path.join(out, f) for f in os.listdir(out)
                           if os.access(os.path.join(out, f), os.X_OK) and not f.endswith(".a") and
