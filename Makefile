@@ -5,6 +5,7 @@
 #   make deps       installs every Debian package of tools/packages (as root, or with sudo)
 #   make test-gpu   the GPU suite (run it on a machine with a GPU)
 #   make bench      the GPU benchmarks (writes bench/BENCHMARKS.md)
+#   make install    PREFIX=DIR: the translator, the man pages, the Python package
 # `make test` and `make demo` first install the Debian packages they need that are missing
 # (tools/deps.sh: as root, or with a sudo that needs no password; otherwise they print the
 # command).  ODEGEN_DEPS=no skips that.
@@ -25,7 +26,7 @@ GEN_SRCS := $(sort $(wildcard generator/*.c $(addsuffix /*.c,$(addprefix generat
 EMBED_INPUTS := $(sort $(wildcard templates/*.h templates/*.c runtime/*.h runtime/*.c templates/*.mk))
 GEN_GENERATED := $(B)/front/lexer.c $(B)/front/parser.c $(B)/emit/embedded.c
 
-.PHONY: all test test-gpu demo bench fuzz clean deps check-tools
+.PHONY: all test test-gpu demo bench fuzz clean deps check-tools install uninstall
 all: $(B)/odegen
 
 # Tools the build needs, with a clear message instead of "flex: command not found".
@@ -139,6 +140,31 @@ test-gpu: $(B)/odegen
 # bench/BENCHMARKS.md (builds and logs in bench/out).
 bench: $(B)/odegen
 	bash bench/run.sh
+
+# make install PREFIX=DIR (default /usr/local): the translator (DIR/bin/odegen: the templates
+# are inside it), the man pages odegen(1) and odegen-runner(1) (DIR/share/man/man1), and the
+# Python package (pip install --prefix DIR ./python, where Debian's python3 has pip: DIR/lib/
+# python3/dist-packages, DIR/bin/odegen being the translator itself; PYTHON=no leaves it out).  make uninstall PREFIX=DIR removes what install put there.
+PREFIX ?= /usr/local
+PYTHON ?= /usr/bin/python3
+MAN_PAGES := docs/man/odegen.1 docs/man/odegen-runner.1
+install: $(B)/odegen
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
+	@if [ "$(PYTHON)" != no ] && $(PYTHON) -m pip --version >/dev/null 2>&1; then \
+	  echo "$(PYTHON) -m pip install --prefix $(DESTDIR)$(PREFIX) ./python"; \
+	  DEB_PYTHON_INSTALL_LAYOUT=deb_system $(PYTHON) -m pip install -q --no-deps --no-build-isolation --no-index --ignore-installed \
+	    --no-warn-script-location --prefix $(DESTDIR)$(PREFIX) ./python || exit 1; \
+	elif [ "$(PYTHON)" != no ]; then \
+	  echo "make install: no pip for $(PYTHON): the Python package is not installed (apt-get install python3-pip)"; \
+	fi
+	install -m 755 $(B)/odegen $(DESTDIR)$(PREFIX)/bin/odegen
+	install -m 644 $(MAN_PAGES) $(DESTDIR)$(PREFIX)/share/man/man1/
+
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/bin/odegen $(addprefix $(DESTDIR)$(PREFIX)/share/man/man1/,$(notdir $(MAN_PAGES)))
+	find $(DESTDIR)$(PREFIX) -depth \( -path '*-packages/odegen' -o -path '*-packages/odegen-*.dist-info' \) \
+	  -exec rm -rf {} +
+	-find $(DESTDIR)$(PREFIX) -depth -type d -empty -delete 2>/dev/null
 
 clean:
 	rm -rf $(B)

@@ -50,6 +50,7 @@ suite "arrays kept as loops (loop form against written out, sizes)" $PY tests/ar
 suite "XPPAUT's network operators (special) against XPPAUT" $PY tests/arrays/test_special.py
 suite "teams of threads (loop form, team integrator, emulated teams)" bash tests/team/run.sh
 suite "stiff methods (test set, CVODE peer, events)" $PY tests/stiff/test_stiff.py
+suite "man pages (options as --help lists them), make install PREFIX=" $PY tests/docs/test_man.py
 suite "fuzzing (short run)" bash tests/fuzz/run.sh
 
 # The summary: one line a suite.
