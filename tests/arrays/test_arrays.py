@@ -226,6 +226,40 @@ def test_auto_threshold():
              "@ arrays=loop with a stiff method: " + p.stderr)
 
 
+SPECIAL_RING = """# a ring of 64 units coupled by a special (conv, periodic) of an array temporary, a mean field
+table w % 5 -2 2 exp(-t*t)
+par a=0.2
+u[0..63]=tanh(x[j])
+special k=conv(periodic,64,2,w,u0)
+X=sum(0,63)of(shift(x0,i'))/64
+x[0..63]'=-x[j]+a*k([j])+0.1*X
+event e: x5-0.1, dir=1
+done
+"""
+
+
+def test_team_emulation():
+    """The loop form's functions (ode_model_rhs_team, ode_model_events_team) by
+    teams of 1 … 64 lanes emulated on the host (tests/team/emulate.c), in both
+    orders: the bits of the per-thread functions for a team of one, the same
+    bits in both orders (no missing barrier), rounding only otherwise."""
+    for name, text in (("emu_chain", CHAIN), ("emu_ring", RING), ("emu_special", SPECIAL_RING)):
+        path = write(name, with_mode(text, "loop"))
+        p = odegen(path, "-o", name)
+        ot.check(p.returncode == 0, p.stderr)
+        exe = os.path.join(WORK, name + "_emulate")
+        q = subprocess.run(["cc", "-std=c11", "-O1", "-g", "-D_GNU_SOURCE", "-fopenmp", "-Wall", "-Werror",
+                            "-Wno-unused-function", "-Wno-unused-variable", "-Wno-unused-but-set-variable", "-Wno-maybe-uninitialized",
+                            '-DMODEL_CU="%s"' % os.path.join(WORK, name, name + ".cu"),
+                            "-I" + os.path.join(ROOT, "tests", "team"), "-I" + os.path.join(ROOT, "templates"),
+                            os.path.join(HERE, "team_emulate.c"), "-lm", "-o", exe],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        ot.check(q.returncode == 0, "%s: team_emulate.c does not compile:\n%s" % (name, q.stderr[-3000:]))
+        r = subprocess.run([exe], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        print("        %s: %s" % (name, r.stdout.strip().splitlines()[-1] if r.stdout.strip() else r.stderr[-500:]))
+        ot.check(r.returncode == 0, "%s: %s%s" % (name, r.stdout[-3000:], r.stderr[-2000:]))
+
+
 def test_sizes():
     """Translation (build/odegen) and compile time (cc -O2 of the generated source, nvcc -O3 on the
     GPU suite) of the Duffing chain, printed."""
@@ -269,6 +303,7 @@ TESTS = [
     ("Kuramoto: order parameter vs K_c", test_kuramoto_transition),
     ("loop == written: HH cable of 100", test_cable),
     ("auto: threshold, derivatives", test_auto_threshold),
+    ("loop form by emulated teams of 1 … 64", test_team_emulation),
     ("translation and build time by size", test_sizes),
 ]
 
