@@ -26,7 +26,10 @@
 #include "save.h"
 #include "tangent.h"
 #include "firing.h"
+#include "map.h"
 #endif
+
+#if !ODE_DISCRETE   /* (a map's integration: map.h) */
 
 /* What a step needs beyond the trial: the continuous extension (events,
  * samples) and f at the step's end carried to the next step as its first
@@ -50,13 +53,6 @@
 #endif
 #define ODE_FAST (ODE_FAST_RK4 && !ODE_ADAPTIVE && !ODE_NEED_DENSE && !ODE_HAS_ON_STEP)
 
-/* Per-integration step counters: 32 bits when maxsteps allows (cheaper in
- * the kernel's inner loop), folded into the system's 64-bit totals at the end. */
-#if !ODE_COUNT_64
-typedef unsigned int ode_count;
-#else
-typedef unsigned long long ode_count;
-#endif
 
 /* ------------------------------------------------------------------ step-size control */
 #if ODE_ADAPTIVE
@@ -420,6 +416,8 @@ ODE_HD static ODE_INLINE void ode_integrate_sampled(OdeSystem *s, const OdeOptio
     ode_model_on_end(s);
 #endif
 }
+
+#endif /* !ODE_DISCRETE */
 
 /* The same without samples. */
 ODE_HD static ODE_INLINE void ode_integrate(OdeSystem *s, const OdeOptions *ode_opt)

@@ -45,6 +45,13 @@ typedef struct OdeOptions {
  * below ODE_MAXSTEPS_LIMIT. */
 #define ODE_COUNT_64 (ODE_DEFAULT_MAXSTEPS >= 4000000000ULL)
 #define ODE_MAXSTEPS_LIMIT (ODE_COUNT_64 ? 9007199254740992.0 : 3999999999.0)
+/* (32 bits are cheaper in the kernel's inner loop; the counts are folded
+ * into the system's 64-bit totals at the end of an integration.) */
+#if !ODE_COUNT_64
+typedef unsigned int ode_count;
+#else
+typedef unsigned long long ode_count;
+#endif
 
 #if ODE_OPTIONS_CONSTANT
 #define ODE_OPT_DT ((ode_real)ODE_DEFAULT_DT)

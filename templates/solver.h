@@ -13,6 +13,7 @@
  *   firing.h     what happens where events were detected; XPPAUT's rules
  *                for its `global`s (carried across zero, `global 0`)
  *   attractor.h  each system's fingerprint (`attractor`)
+ *   map.h        one iteration window of a map (x(t+1)=…, meth=discrete)
  *   integrate.h  one integration: step control, events, samples, hooks
  */
 #ifndef ODE_SOLVER_H
@@ -28,6 +29,7 @@
 #include "period.h"
 #include "firing.h"
 #include "attractor.h"
+#include "map.h"
 #include "integrate.h"
 
 #endif /* ODE_SOLVER_H */

@@ -47,6 +47,7 @@
 #define ODE_METH_VERN7 8
 #define ODE_METH_RODAS5P 9      /* linearly implicit (Rosenbrock): rosenbrock.h */
 #define ODE_METH_ROS3P 10
+#define ODE_METH_DISCRETE 11    /* a map y(t+1) = f(t, y): map.h, no tableau */
 
 #ifndef ODE_METHOD
 #define ODE_METHOD ODE_METH_RK4
@@ -466,11 +467,15 @@
 #elif ODE_METHOD == ODE_METH_ROS3P
 #define ODE_TAB(x) ODE_ROS3P_##x
 #define ODE_METHOD_NAME "ros3p"
+#elif ODE_METHOD == ODE_METH_DISCRETE
+#define ODE_TAB(x) ODE_EULER_##x   /* (map.h iterates; the stepper's tables are not used) */
+#define ODE_METHOD_NAME "discrete"
 #else
 #error "ODE_METHOD: no such method"
 #endif
 
 #define ODE_NSTAGE ODE_TAB(STAGES)
+#define ODE_DISCRETE (ODE_METHOD == ODE_METH_DISCRETE)
 #define ODE_ORDER ODE_TAB(ORDER)
 #define ODE_FSAL ODE_TAB(FSAL)
 #define ODE_ADAPTIVE (ODE_TAB(EST) > 0)

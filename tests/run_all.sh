@@ -48,6 +48,7 @@ suite "lyapunov and period (spectra, identities, impacts, periods)" $PY tests/ly
 suite "attractors and basins (symmetries, scipy, continuation)" $PY tests/attractors/test_attractors.py
 suite "arrays kept as loops (loop form against written out, sizes)" $PY tests/arrays/test_arrays.py
 suite "XPPAUT's network operators (special) against XPPAUT" $PY tests/arrays/test_special.py
+suite "maps (x(t+1)=, meth=discrete: Henon, logistic windows, XPPAUT)" $PY tests/maps/test_maps.py
 suite "teams of threads (loop form, team integrator, emulated teams)" bash tests/team/run.sh
 suite "stiff methods (test set, CVODE peer, events)" $PY tests/stiff/test_stiff.py
 suite "man pages (options as --help lists them), make install PREFIX=" $PY tests/docs/test_man.py

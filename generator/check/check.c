@@ -175,6 +175,7 @@ Model *check_program(const Program *prog, int precision)
         if (m->events[i].tol == 0) m->events[i].tol = m->evtol;
     for (Node *d = prog->decls; d; d = d->next)
         if (d->kind == D_ON) check_on(c, d);
+    check_map(c, prog);
     for (int i = 0; i < m->nstate; i++) {
         m->states[i]->rtol = m->toler;
         m->states[i]->atol = m->atoler;

@@ -217,6 +217,11 @@ void check_attractor(Checker *c, Node *d, const Node *period_line);
 
 const char *model_name_from_path(const char *path, const char **why);
 
+/* ---- map.c: a map (x(t+1)=…, meth=discrete): the method, dt, what a map
+ * refuses (after the options and the events are checked) */
+
+void check_map(Checker *c, const Program *prog);
+
 /* ---- options.c: @ lines */
 
 void check_option(Checker *c, Node *it, Loc *dtmin_loc, Loc *dtmax_loc, int precision);

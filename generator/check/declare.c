@@ -113,6 +113,16 @@ static void declare_function(Checker *c, Node *d)
     }
 }
 
+/* Whether a call's arguments are XPPAUT's map form `(t+1)` (form_ode.c
+ * reads exactly "T+1)=", blanks removed). */
+static bool is_map_argument(const Node *args)
+{
+    if (!args || args->next || args->kind != N_ADD || args->paren) return false;
+    const Node *l = args->lhs, *r = args->rhs;
+    return l->kind == N_NAME && name_eq(l->name, "t") && !l->paren && r->kind == N_NUM && r->num == 1 &&
+           !strcmp(r->text, "1");
+}
+
 /* `name(args) = rhs`: a function, an initial value x(0)=…, or an XPPAUT map. */
 static void declare_calldef(Checker *c, Node *d, Node **inits)
 {
@@ -136,8 +146,14 @@ static void declare_calldef(Checker *c, Node *d, Node **inits)
         error_at(d->loc, "a function needs at least one argument: %s(x)=…", d->name);
         return;
     }
-    error_at(d->args->loc, "maps %s(t+1)=… (discrete-time systems) are not supported: odegen integrates ODEs "
-                           "(a map can be iterated with `repeat` and `on end { %s = … }`)", d->name, d->name);
+    if (is_map_argument(d->args)) {   /* x(t+1) = f: a state of a map (check/map.c) */
+        Symbol *s = declare(c, SYM_STATE, d->name, d->name_loc);
+        if (s) { s->expr = d->rhs; s->expr_line = d->loc; }
+        if (!c->m->map_loc.line) c->m->map_loc = d->loc;
+        return;
+    }
+    error_at(d->args->loc, "a map is written %s(t+1)=… (XPPAUT's form); a function's arguments are names",
+             d->name);
     PUSH(c->refused, c->nrefused, d->name);
 }
 

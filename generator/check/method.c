@@ -1,7 +1,7 @@
 /* method.c — the `meth` option's values.
  *
  * odegen's names (euler, modeuler, rk4, rkck45, dopri5, tsit5, dop853,
- * vern7; the stiff rodas5p and ros3p) come first.  Any other word is read as XPPAUT reads it: by its first
+ * vern7; the stiff rodas5p and ros3p; discrete, for maps) come first.  Any other word is read as XPPAUT reads it: by its first
  * character alone (load_eqn.c: the key string "demragvbqsc582y" — discrete,
  * euler, modeuler, rungekutta, adams, gear, volterra, backeul, qualrk,
  * stiff, cvode, 5dp, 83dp, 2rb, ymp), so that `meth=Runge-Kutta`, `meth=q`
@@ -23,7 +23,7 @@ static const char *const names[] = {
     [METH_EULER] = "euler",   [METH_MODEULER] = "modeuler", [METH_RK4] = "rk4",
     [METH_RKCK45] = "rkck45", [METH_DOPRI5] = "dopri5",     [METH_TSIT5] = "tsit5",
     [METH_DOP853] = "dop853", [METH_VERN7] = "vern7",       [METH_RODAS5P] = "rodas5p",
-    [METH_ROS3P] = "ros3p",
+    [METH_ROS3P] = "ros3p",   [METH_DISCRETE] = "discrete",
 };
 
 static const char *const descriptions[] = {
@@ -37,13 +37,14 @@ static const char *const descriptions[] = {
     [METH_VERN7] = "adaptive Verner 7(6)",
     [METH_RODAS5P] = "stiff, adaptive Rosenbrock Rodas5P 5(4)",
     [METH_ROS3P] = "stiff, adaptive Rosenbrock ROS3P 3(2)",
+    [METH_DISCRETE] = "a map y(t+1) = f(t, y), iterated with t stepping by 1",
 };
 
 const char *method_name(Method method) { return names[method]; }
 const char *method_description(Method method) { return descriptions[method]; }
 
-#define METHOD_LIST "euler, modeuler, rk4, rkck45, dopri5, tsit5, dop853, vern7, rodas5p, ros3p"
-#define LAST_METHOD METH_ROS3P
+#define METHOD_LIST "euler, modeuler, rk4, rkck45, dopri5, tsit5, dop853, vern7, rodas5p, ros3p, discrete"
+#define LAST_METHOD METH_DISCRETE
 
 /* XPPAUT's methods by the first character of the value. */
 typedef enum Reading { RUNS_AS, UNSUPPORTED } Reading;
@@ -56,7 +57,8 @@ typedef struct XppMethod {
 } XppMethod;
 
 static const XppMethod xpp_methods[] = {
-    {'d', "discrete", UNSUPPORTED, 0, "iterates maps x(t+1)=…, not supported"},
+    {'d', "discrete", RUNS_AS, METH_DISCRETE,
+     "XPPAUT's discrete iterates the right-hand sides as a map, x' = f read as x(t+1) = f, t stepping by 1"},
     {'e', "euler", RUNS_AS, METH_EULER, NULL},
     {'m', "modeuler", RUNS_AS, METH_MODEULER, NULL},
     {'r', "rungekutta", RUNS_AS, METH_RK4, NULL},
@@ -135,6 +137,14 @@ void check_method_option(Model *m, const Node *it)
                      word, word);
             return;
         }
+    if (strlen(word) >= 3 && name_eq_prefix(word, "dop")) {
+        error_at(loc,
+                 "method '%s': XPPAUT reads a method by its first letter, so '%s' is its discrete there, which "
+                 "iterates the right-hand sides as a map; write dop853 or dopri5 for Dormand-Prince, or discrete "
+                 "for a map",
+                 word, word);
+        return;
+    }
     if (strlen(word) >= 3 && (name_eq_prefix(word, "ros") || name_eq_prefix(word, "rod"))) {
         error_at(loc,
                  "method '%s': XPPAUT reads a method by its first letter, so '%s' is its rungekutta (rk4) there; "
@@ -174,7 +184,7 @@ void check_method_option(Model *m, const Node *it)
 
 bool method_is_adaptive(Method method)
 {
-    return method != METH_EULER && method != METH_MODEULER && method != METH_RK4;
+    return method != METH_EULER && method != METH_MODEULER && method != METH_RK4 && method != METH_DISCRETE;
 }
 
 bool method_is_rosenbrock(Method method) { return method == METH_RODAS5P || method == METH_ROS3P; }

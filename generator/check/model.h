@@ -186,7 +186,8 @@ typedef enum Method {
     METH_DOP853 = 7,     /* Dormand–Prince 8(5,3), adaptive (XPPAUT 83dp) */
     METH_VERN7 = 8,      /* Verner 7(6), adaptive */
     METH_RODAS5P = 9,    /* Rodas5P, Rosenbrock 5(4), stiff (XPPAUT stiff, gear, cvode, 2rb, backeul run as it) */
-    METH_ROS3P = 10      /* ROS3P, Rosenbrock 3(2), stiff */
+    METH_ROS3P = 10,     /* ROS3P, Rosenbrock 3(2), stiff */
+    METH_DISCRETE = 11   /* a map: y(t+1) = f(t, y), t steps by 1 (XPPAUT discrete; map.c, templates/map.h) */
 } Method;
 
 typedef struct Model {
@@ -221,6 +222,9 @@ typedef struct Model {
 
     /* options (@) */
     Method method;
+    Loc method_loc;          /* the meth option's value (line 0: the default) */
+    Loc dt_loc;              /* the dt option (line 0: the default) */
+    Loc map_loc;             /* the first map x(t+1)=… (line 0: none): the model is a map (map.c) */
     int evpoints;            /* interior points per step where events are checked */
     double dt, t0, total, toler, atoler, dtmin, dtmax, hgrow, hshrink, bound;
     double evtol;            /* tol of `global`s and of events without tol= */

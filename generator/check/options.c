@@ -81,7 +81,9 @@ void check_option(Checker *c, Node *it, Loc *dtmin_loc, Loc *dtmax_loc, int prec
     double v;
     if (name_eq(k, "meth") || name_eq(k, "method")) {
         check_method_option(m, it);
+        m->method_loc = it->rhs ? it->rhs->loc : it->loc;
     } else if (name_eq(k, "dt")) {
+        m->dt_loc = it->loc;
         set_positive(it, &m->dt);
     } else if (name_eq(k, "t0")) {
         if (option_number(it, &v)) {

@@ -669,12 +669,13 @@ static void emit_source(Emitter *E)
     static const char *const solver[] = {"templates/tableaux.h",   "templates/stepper.h", "templates/dense.h",
                                          "templates/rosenbrock.h", "templates/events.h",  "templates/save.h",
                                          "templates/tangent.h",    "templates/period.h",  "templates/firing.h",
-                                         "templates/attractor.h",
+                                         "templates/attractor.h",  "templates/map.h",
                                          "templates/integrate.h"};
     for (size_t i = 0; i < sizeof solver / sizeof *solver; i++) {
         /* (rosenbrock.h and tangent.h call the derivatives, which a model may lack) */
         if (!method_is_rosenbrock(m->method) && !strcmp(solver[i], "templates/rosenbrock.h")) continue;
         if (!m->nlyap && !strcmp(solver[i], "templates/tangent.h")) continue;
+        if (m->method != METH_DISCRETE && !strcmp(solver[i], "templates/map.h")) continue;
         append_template(E, solver[i], false);
     }
     append_template(E, "templates/driver.h", false);

@@ -25,6 +25,8 @@
 #      grid against 10^4 brute-force samples), and the GPU against the CPU
 #      (tests/gpu/attractors_agree.py)
 #  13. the stiff methods on the GPU, and CPU against GPU (tests/stiff/test_stiff.py)
+#  14. maps on the GPU (tests/maps/test_maps.py: Hénon exponents, the logistic
+#      map's windows, XPPAUT's map files)
 #  14. hostile file names built by nvcc and run on the GPU (tests/names/test_paths.py),
 #      and model names like the identifiers of nvcc's view of the code (cuda_runtime.h)
 #      compiled by nvcc (tests/names/test_model_names.py --nvcc)
@@ -61,6 +63,7 @@ step "lyapunov and period, GPU against CPU (double, float)" $PY tests/gpu/lyapun
 step "attractors and basins on the GPU (Lorenz-84: 64^3 grid, 10^4 brute-force samples)" env ODEGEN_L84_GRID=64 ODEGEN_L84_SAMPLES=10000 $PY tests/attractors/test_attractors.py
 step "attractors, GPU against CPU (magnetic pendulum subgrid, double well 401^2, chunks)" $PY tests/gpu/attractors_agree.py
 step "stiff methods on the GPU (test set, events, float; CPU against GPU)" $PY tests/stiff/test_stiff.py
+step "maps on the GPU (Henon, logistic windows, XPPAUT files)" $PY tests/maps/test_maps.py
 step "hostile file names: nvcc, the runner and Python on the GPU" $PY tests/names/test_paths.py
 step "model names like CUDA's identifiers, nvcc" env ODEGEN_BACKEND=cpu ODEGEN_JOBS=8 $PY tests/names/test_model_names.py --nvcc
 step "arrays kept as loops on the GPU (loop form against written out; nvcc time by size)" $PY tests/arrays/test_arrays.py

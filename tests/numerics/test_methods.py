@@ -746,21 +746,22 @@ def test_method_names():
     stiff rodas5p and ros3p too); XPPAUT's stiff methods as rodas5p with a
     note; maps, Volterra and symplectic methods, and words XPPAUT would read
     as rungekutta that look like other methods, refused."""
-    number = {m: i + 1 for i, m in enumerate(METHODS + ["rodas5p", "ros3p"])}
+    number = {m: i + 1 for i, m in enumerate(METHODS + ["rodas5p", "ros3p", "discrete"])}
     quiet = {"rk4": "rk4", "RungeKutta": "rk4", "runge-kutta": "rk4", "qualrk": "rkck45", "QualRK": "rkck45",
              "5dp": "dopri5", "83dp": "dop853", "euler": "euler", "Euler": "euler", "modeuler": "modeuler",
              "rkck45": "rkck45", "dopri5": "dopri5", "tsit5": "tsit5", "dop853": "dop853", "vern7": "vern7",
-             "rodas5p": "rodas5p", "Rodas5P": "rodas5p", "ros3p": "ros3p"}
+             "rodas5p": "rodas5p", "Rodas5P": "rodas5p", "ros3p": "ros3p", "discrete": "discrete"}
     noted = {"r": "rk4", "runge": "rk4", "q": "rkck45", "5": "dopri5", "8": "dop853", "e": "euler",
              "m": "modeuler", "mod": "modeuler", "adams": "rk4", "stiff": "rodas5p", "gear": "rodas5p",
-             "cvode": "rodas5p", "2rb": "rodas5p", "backeul": "rodas5p", "s": "rodas5p", "CVODE": "rodas5p"}
+             "cvode": "rodas5p", "2rb": "rodas5p", "backeul": "rodas5p", "s": "rodas5p", "CVODE": "rodas5p",
+             "disc": "discrete", "d": "discrete"}
     for word, m in quiet.items():
         got, err = generated_method(word)
         check(got == number[m] and "note" not in err, "meth=%s: method %s, messages %r" % (word, got, err))
     for word, m in noted.items():
         got, err = generated_method(word)
         check(got == number[m] and "note:" in err, "meth=%s: method %s, messages %r" % (word, got, err))
-    for word in ("discrete", "volterra", "ymp", "rkqs", "rkck", "tsitouras", "rodas5", "rodas4", "rosenbrock",
+    for word in ("dop85", "volterra", "ymp", "rkqs", "rkck", "tsitouras", "rodas5", "rodas4", "rosenbrock",
                  "ros23"):
         got, err = generated_method(word)
         check(got is None and "error" in err, "meth=%s: accepted (%s)" % (word, err))
