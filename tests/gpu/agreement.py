@@ -40,6 +40,9 @@ ARGS = {
     "duffing_map": ["--scan", "k=lin(0.3,0.45,32)", "--scan", "B=lin(0.05,0.2,16)", "--transient", "0",
                     "--recorded", "3"],
     "valve_lyapunov": ["--scan", "q=lin(7.6,10,512)", "--transient", "0", "--recorded", "3"],
+    # a map: its periodic range only (period 1 to 8, r < 3.5699 where chaos begins)
+    "logistic_map": ["--scan", "r=lin(2.5,3.56,512)", "--transient", "2000", "--recorded", "64",
+                     "--fields", "r,x,lyap1"],   # (period: a threshold that rounding may flip where convergence is slow)
 }
 EXACT = ("lorenz", "valve")   # + - * / sqrt only: bit-for-bit with -fmad=false
 TOL = 1e-11
