@@ -72,9 +72,9 @@ ODE_HD static ODE_INLINE void ode_tangent_reset(OdeSystem *s)
 {
     ODE_FOR_LYAP(m) {
         ODE_FOR_STATES(i) s->lv[m][i] = i == m ? ODE_R(1.0) : ODE_R(0.0);
-        s->lsum[m] = ODE_R(0.0);
+        s->lsum[m] = 0.0;
     }
-    s->ltime = ODE_R(0.0);
+    s->ltime = 0.0;
     s->lqr = s->t;
     s->lcount = 0;
     s->llost = 0;
@@ -249,7 +249,7 @@ ODE_HD static ODE_INLINE void ode_tangent_qr(OdeSystem *s)
         if (s->llost & (1u << K)) continue;  /* (its vector stays as it is: lyapK is NaN from now on) */
         const ode_real inv = ODE_R(1.0) / r;
         ODE_FOR_STATES(i) s->lv[K][i] *= inv;
-        if (s->lcount) s->lsum[K] += ode_ln_det(r);
+        if (s->lcount) s->lsum[K] += (double)ode_ln_det(r);
     }
     s->lqr = s->t;
 }
@@ -287,7 +287,7 @@ ODE_HD static ODE_INLINE void ode_tangent_end(OdeSystem *s, ode_real t_start)
 #endif
     if (ODE_STATUS_IS_STICKY(s->status)) s->llost = ~0u;   /* a failed system measures nothing */
     ode_tangent_qr(s);
-    if (s->lcount) s->ltime += s->t - t_start;
+    if (s->lcount) s->ltime += (double)(s->t - t_start);
 }
 
 #endif /* ODE_NLYAP > 0 */
