@@ -10,7 +10,8 @@ XPPAUT iterates them (generator/check/map.c, templates/map.h).
     where the orbit is periodic; at r = 4 against ln 2, statistically);
   - files run by `xppaut -silent`: the same rows to XPPAUT's printed digits
     (a map of two states with an aux that reads t, t's comparisons, x' = f
-    lines under meth=discrete, and XPPAUT's own map examples from the real
+    lines under meth=discrete, an array of map states (a chain of coupled
+    logistic maps, 25 iterates of chaos), and XPPAUT's own map examples from the real
     corpus when it is there: tests/xpp/real/MANIFEST.md);
   - what a map refuses: events, globals, save (tests/errors has the
     messages).
@@ -156,6 +157,10 @@ def describe_map(path):
     """(state names in file order, aux names, iterates, njmp) of a map file."""
     states, aux, opts = [], [], {}
     for line in logical_lines(open(path).read()):
+        m = re.match(r"^([A-Za-z_]\w*)\[(\d+)\.\.(\d+)\]\(t\+1\)=", line.replace(" ", ""), re.I)
+        if m:                              # an array of map states, x[1..6](t+1)=…
+            states += ["%s%d" % (m.group(1), j) for j in range(int(m.group(2)), int(m.group(3)) + 1)]
+            continue
         m = (re.match(r"^([A-Za-z_]\w*)\(t\+1\)\s*=", line.replace(" ", ""), re.I)
              or re.match(r"^([A-Za-z_]\w*)'\s*=", line) or re.match(r"^d([A-Za-z_]\w*)/dt\s*=", line))
         if m:
@@ -229,6 +234,26 @@ y'=x
 par r=2.177,eps=0.001
 init x=.11,y=.21
 @ meth=discrete,total=80,dt=0.05
+done
+""",
+    # an array of map states between two single ones (XPPAUT's arrays)
+    "chain": """f(u)=r*u*(1-u)
+x0(t+1)=f(x0)
+x[1..6](t+1)=(1-eps)*f(x[j])+eps/2*(f(x[j+1])+f(x[j-1]))
+x7(t+1)=f(x7)
+par r=3.9, eps=0.3
+x[0..7](0)=0.1+0.05*[j]
+@ total=25
+done
+""",
+    # an array of map states between two single ones (XPPAUT's arrays)
+    "chain": """f(u)=r*u*(1-u)
+x0(t+1)=f(x0)
+x[1..6](t+1)=(1-eps)*f(x[j])+eps/2*(f(x[j+1])+f(x[j-1]))
+x7(t+1)=f(x7)
+par r=3.9, eps=0.3
+x[0..7](0)=0.1+0.05*[j]
+@ total=25
 done
 """,
     # XPPAUT prints every njmp-th iterate
