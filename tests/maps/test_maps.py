@@ -103,14 +103,16 @@ done
 
 
 def direct(r, transient, record, x=0.2):
-    """(period, mean ln|r(1-2x)| over the recorded iterates) by iterating in
-    Python; the period is the smallest p with the last 2p + 64 recorded
-    values repeating after p iterates (relative 1e-9)."""
+    """(period, mean ln|r(1-2x)| over the recorded iterates, their standard
+    deviation) by iterating in Python; the period is the smallest p with the
+    last 2p + 64 recorded values repeating after p iterates (relative 1e-9)."""
     for _ in range(transient):
         x = r * x * (1 - x)
-    xs, s = [], 0.0
+    xs, s, s2 = [], 0.0, 0.0
     for _ in range(record):
-        s += math.log(abs(r * (1 - 2 * x)))
+        term = math.log(abs(r * (1 - 2 * x)))
+        s += term
+        s2 += term * term
         x = r * x * (1 - x)
         xs.append(x)
     tail = xs[-256:]
@@ -119,15 +121,17 @@ def direct(r, transient, record, x=0.2):
         if all(abs(tail[k] - tail[k - p]) <= 1e-9 * max(1.0, abs(tail[k])) for k in range(p, len(tail))):
             period = p
             break
-    return period, s / record
+    return period, s / record, math.sqrt(max(s2 / record - (s / record) ** 2, 0.0))
 
 
 def test_logistic_windows():
     """r = 2.8, 3.2, 3.5, 3.56 (periods 1, 2, 4, 8), 3.74 (5), 3.83 (3),
     3.9 and 4 (chaos): period as direct iteration finds it; lyap1 to 1e-9 of
-    direct iteration where periodic, within 0.02 of it where chaotic (the
-    two orbits part after some 50 iterates: the means agree statistically),
-    at r = 4 within 0.02 of ln 2."""
+    direct iteration where periodic; where chaotic, within 5 standard errors
+    of the difference of two independent means (5 sqrt(2) sd / sqrt(N),
+    about 0.045: on the GPU, whose FMAs round otherwise, the two orbits part
+    after some 50 iterates and the means agree only statistically; on the
+    CPU they are the same operations), and at r = 4 as close to ln 2."""
     transient, record = 5000, 20000
     text = LOGISTIC.format(rs=", ".join(map(repr, LOGISTIC_R)), transient=transient, record=record)
     res = run(build("map_logistic", text), "--quiet")
@@ -136,18 +140,19 @@ def test_logistic_windows():
     for k, r in enumerate(LOGISTIC_R):
         i = (k + 1) * record - 1            # the system's last row: the whole recorded run
         check(res["r"][i] == r, "row order: r %g at row %d" % (res["r"][i], i))
-        p, lam = direct(r, transient, record)
+        p, lam, sd = direct(r, transient, record)
+        tol = 1e-9 if p else 5 * math.sqrt(2) * sd / math.sqrt(record)
         got_p, got_l = int(res["period"][i]), res["lyap1"][i]
         print("    r = %-5g period %2d (Python %2d), lyap1 = %+.10f (Python %+.10f, difference %.1e)"
               % (r, got_p, p, got_l, lam, abs(got_l - lam)))
         check(got_p == p, "r = %g: period %d, direct iteration %d" % (r, got_p, p))
-        check(abs(got_l - lam) <= (1e-9 if p else 0.02), "r = %g: lyap1 %.12f, direct %.12f" % (r, got_l, lam))
+        check(abs(got_l - lam) <= tol, "r = %g: lyap1 %.12f, direct %.12f (allowed %.2g)" % (r, got_l, lam, tol))
         if p:
             check(got_l < 0, "r = %g: periodic, lyap1 %g should be negative" % (r, got_l))
         else:
             check(got_l > 0, "r = %g: chaotic, lyap1 %g should be positive" % (r, got_l))
         if r == 4.0:
-            check(abs(got_l - math.log(2)) < 0.02, "r = 4: lyap1 %.6f, ln 2 = %.6f" % (got_l, math.log(2)))
+            check(abs(got_l - math.log(2)) < tol, "r = 4: lyap1 %.6f, ln 2 = %.6f" % (got_l, math.log(2)))
     check(all(s == "finished" for s in res.status), "statuses %s" % sorted(set(res.status)))
 
 
