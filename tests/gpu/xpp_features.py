@@ -8,7 +8,8 @@
   - arrays and sums written out, and shift();
   - parameter sets (--set-name) and initial values that are expressions of
     parameters, scanned;
-  - names that clash with C, CUDA and the generated code.
+  - names that clash with C, CUDA and the generated code;
+  - a global that sets a scanned parameter (written back with the state).
 
 Each runs a scan of many systems (so that the GPU's threads look up
 different places of a table at once).  Agreement: statuses equal, every value
@@ -48,6 +49,18 @@ y2'=-w2*y1
 done
 """
 
+PARAM_SET = """# a global that sets a parameter (issue 20 item 5), scanned: each system keeps its own k,
+# written back with the state and carried to the next integration of the repeat
+par k=1
+x'=y
+y'=-k*x - 0.1*y + cos(t)
+global 1 {x-0.8} {k=k*1.05}
+@ dt=0.01, total=20
+repeat record=3
+record x, y, k
+done
+"""
+
 CASES = {
     # name: (source file in the corpus or text, runner arguments)
     "table_tanh": ("table_tanh.ode", ["--scan", "a=lin(1,4,2000)"]),
@@ -60,6 +73,7 @@ CASES = {
     "clash_names": ("clash_names.ode", ["--scan", "int=lin(0.1,1,1024)"]),
     "big_table": (BIG_TABLE, ["--scan", "k=lin(0.5,2,2048)"]),
     "init_expr": (INIT_EXPR, ["--scan", "a0=lin(-1,1,1024)", "--scan", "w=list(1,2)"]),
+    "param_set": (PARAM_SET, ["--scan", "k=lin(0.5,3,2048)"]),
 }
 
 
