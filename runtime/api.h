@@ -86,7 +86,9 @@ enum {
     MODEL_ERR_MPI = -10     /* another process of the communicator failed, or MPI did (model_mpi_scan) */
 };
 
-/* How a system's last integration ended (the CSV's `status` column). */
+/* How a system's last integration ended (the CSV's `status` column;
+ * model_status_name gives the names).  maxsteps, bound, nan, singular, zeno
+ * and unstable are sticky: the system's later integrations are skipped. */
 enum {
     MODEL_STATUS_READY = 0,        /* loaded, not integrated yet */
     MODEL_STATUS_FINISHED = 1,     /* reached t1 */
@@ -97,10 +99,15 @@ enum {
     MODEL_STATUS_NAN = 6,          /* NaN or Inf that no smaller step avoided (likewise) */
     MODEL_STATUS_SINGULAR = 7,     /* a stiff method's W = I/(h gamma) - J singular or not finite at the
                                       smallest step (an infinite or NaN Jacobian entry; likewise) */
-    MODEL_STATUS_ZENO = 8          /* events accumulate (a crossing hidden in an event's zone right after
+    MODEL_STATUS_ZENO = 8,         /* events accumulate (a crossing hidden in an event's zone right after
                                       a detection: stopped at the last point in the zone; likewise) */
+    MODEL_STATUS_EMPTY = 9,        /* the window was empty when the integration began (t1 <= t0 after
+                                      `on start`, e.g. an `on end { t0 = t }` that moved t0 past t1):
+                                      nothing was integrated */
+    MODEL_STATUS_UNSTABLE = 10     /* a fixed-step method left its stability region: the numbers grew
+                                      far beyond what the equations allow (likewise sticky) */
 };
-#define MODEL_NSTATUS 9
+#define MODEL_NSTATUS 11
 
 /* Kinds of names and of per-system values.
  *  - model_count / model_name / model_index take STATE … FIELD.
@@ -197,8 +204,8 @@ int model_scan_count(void);
 int model_scan_line(int line, int *kind, int *index, long *count);
 double model_scan_value(int line, long i);
 
-/* "ready", "finished", "event", "equilibrium", "maxsteps", "bound", "nan", "singular", "zeno";
- * "unknown" for anything else. */
+/* "ready", "finished", "event", "equilibrium", "maxsteps", "bound", "nan", "singular", "zeno",
+ * "empty", "unstable"; "unknown" for anything else. */
 const char *model_status_name(int status);
 
 /* What field `code` (MODEL_FIELD_*) holds, for outputs that describe
@@ -736,6 +743,10 @@ typedef struct model_stats {
     long count[MODEL_NSTATUS];   /* systems in each status, indexed by MODEL_STATUS_* */
     double kernel_seconds;       /* the last run or scan: the kernels' time on the GPU (the
                                     slowest device; no copies), or the integration on the CPU */
+    long lyap_trace_off;         /* the last scan (`lyapunov N` with N the number of states): systems
+                                    whose lyap_trace_err after their last recorded integration is
+                                    beyond 10^-3 of the spectrum (README.md: the smallest exponents
+                                    are not to be trusted) */
 } model_stats;
 
 int model_solver_stats(model_solver *solver, model_stats *stats);

@@ -172,6 +172,7 @@ static void ode_ck_stats_add(model_stats *sum, const model_stats *st)
     sum->steps += st->steps;
     sum->evals += st->evals;
     for (int k = 0; k < MODEL_NSTATUS; k++) sum->count[k] += st->count[k];
+    sum->lyap_trace_off += st->lyap_trace_off;
 }
 
 static char *ode_ck_strdup(const char *s)
@@ -286,6 +287,8 @@ static char *ode_ck_index_text(const OdeCheckpoint *ck, long long done, unsigned
                         (unsigned long long)check, st->steps, st->evals);
     for (int k = 0; k < MODEL_NSTATUS && used > 0 && (size_t)used < sizeof progress; k++)
         used += snprintf(progress + used, sizeof progress - (size_t)used, " %s %ld", model_status_name(k), st->count[k]);
+    if (used > 0 && (size_t)used < sizeof progress)
+        used += snprintf(progress + used, sizeof progress - (size_t)used, "\nlyap_trace_off: %ld", st->lyap_trace_off);
     const char *partial = ck->partial && !strchr(ck->partial, '\n') ? ck->partial : "";
     const size_t len = strlen(ODE_CK_MAGIC) + strlen(ck->identity) + strlen(progress) + strlen(partial) + 64;
     char *text = (char *)malloc(len);
@@ -533,6 +536,7 @@ static int ode_ck_read(OdeCheckpoint *ck, int (*say)(const char *, ...))
             const char *at = strstr(statuses, name);
             ck->stats_resumed.count[k] = at ? atol(at + strlen(name)) : 0;
         }
+        ck->resumed_stats.lyap_trace_off = ode_ck_field(text, "lyap_trace_off", value, sizeof value) ? atol(value) : 0;
         if (!ode_ck_field(text, "partial", ck->stale, sizeof ck->stale)) ck->stale[0] = 0;
         if (!ok || ck->resumed < 0 || ck->resumed > ck->systems || ck->replay_end < ODE_CK_ROWS_HEADER)
             status = say("checkpoint '%s' is damaged: remove it to start again", ck->path);

@@ -63,13 +63,9 @@
 ODE_CHECK(counts, MODEL_NSTATE == ODE_NSTATE && MODEL_NPARAM == ODE_NPARAM && MODEL_NACC == ODE_NACC &&
                       MODEL_NAUX == ODE_NAUX && MODEL_NDERIVED == ODE_NDERIVED &&
                       MODEL_NEVENT == ODE_NEVENT && MODEL_NFIELD == ODE_NFIELD);
-ODE_CHECK(statuses, ODE_EQ(MODEL_STATUS_READY, ODE_STATUS_READY) && ODE_EQ(MODEL_STATUS_NAN, ODE_STATUS_NAN) &&
-                        ODE_EQ(MODEL_STATUS_FINISHED, ODE_STATUS_FINISHED) && ODE_EQ(MODEL_NSTATUS, ODE_NSTATUS) &&
-                        ODE_EQ(MODEL_STATUS_BOUND, ODE_STATUS_BOUND) && ODE_EQ(MODEL_STATUS_EVENT, ODE_STATUS_EVENT) &&
-                        ODE_EQ(MODEL_STATUS_EQUILIBRIUM, ODE_STATUS_EQUILIBRIUM) &&
-                        ODE_EQ(MODEL_STATUS_MAXSTEPS, ODE_STATUS_MAXSTEPS) &&
-                        ODE_EQ(MODEL_STATUS_SINGULAR, ODE_STATUS_SINGULAR) &&
-                        ODE_EQ(MODEL_STATUS_ZENO, ODE_STATUS_ZENO));
+#define ODE_STATUS_SAME(N, name, sticky) &&ODE_EQ(MODEL_STATUS_##N, ODE_STATUS_##N)
+ODE_CHECK(statuses, ODE_EQ(MODEL_NSTATUS, ODE_NSTATUS) ODE_STATUSES(ODE_STATUS_SAME));
+#undef ODE_STATUS_SAME
 ODE_CHECK(block, ODE_BLOCK_SIZE >= 32 && ODE_BLOCK_SIZE % 32 == 0);
 
 /* The per-system arrays of OdeArrays, with their number of rows (values per
@@ -234,8 +230,9 @@ double model_scan_value(int line, long i)
     return ode_scan_point(sp->kind, sp->a, sp->b, sp->n, sp->values, i);
 }
 
-static const char *const ode_status_names[ODE_NSTATUS] = {"ready", "finished", "event", "equilibrium",
-                                                          "maxsteps", "bound", "nan", "singular", "zeno"};
+#define ODE_STATUS_NAME(N, name, sticky) name,
+static const char *const ode_status_names[ODE_NSTATUS] = {ODE_STATUSES(ODE_STATUS_NAME)};
+#undef ODE_STATUS_NAME
 
 const char *model_status_name(int status)
 {
@@ -371,6 +368,7 @@ enum { ODE_ARRAYS(ODE_ARRAY_ENUM) ODE_NARRAY };
 typedef struct OdeTally {
     unsigned long long steps, evals;
     unsigned long long count[ODE_NSTATUS];
+    unsigned long long lyap_off;   /* counted by the kernel itself (OdeArrays.lyap_off) */
 } OdeTally;
 
 #ifdef __CUDACC__
@@ -441,6 +439,8 @@ struct model_solver {
     int tally_valid;           /* the devices' tallies describe the systems as they are */
     int pending;               /* ode_launch started work that ode_finish has not collected */
     int pending_record;
+    int windows_given;         /* t0 or t1 set or loaded since the last launch: it checks them */
+    unsigned long long lyap_off;   /* the last launch: systems whose lyap_trace_err was off (model_stats) */
 #ifdef __CUDACC__
     OdeDevice *dev;
     const OdeFillPlan *plan;   /* the plan uploaded to every device, or NULL */
@@ -871,11 +871,12 @@ static int ode_gpu_start(model_solver *s, OdeDevice *d, int transient, int recor
     d->seen = 0;
     d->a.queue = s->balanced ? d->queue : NULL;
     if (s->balanced) ODE_CUDA(s, d, cudaMemsetAsync(d->queue, 0, sizeof(unsigned int), d->stream));
+    ODE_CUDA(s, d, cudaMemsetAsync(d->tally_d, 0, sizeof(OdeTally), d->stream));   /* (the kernel counts into it) */
+    d->a.lyap_off = &d->tally_d->lyap_off;
     ODE_CUDA(s, d, cudaEventRecord(d->begin, d->stream));
     ODE_CUDA(s, d, ode_gpu_launch(&d->a, transient, record, s->block, s->balanced, d->stream));
     d->launched = 1;
     ODE_CUDA(s, d, cudaEventRecord(d->done, d->stream));
-    ODE_CUDA(s, d, cudaMemsetAsync(d->tally_d, 0, sizeof(OdeTally), d->stream));
     const int blocks = (d->a.n + 255) / 256 < 1024 ? (d->a.n + 255) / 256 : 1024;
     ode_tally_kernel<<<blocks, 256, 0, d->stream>>>(d->a, d->tally_d);
     ODE_CUDA(s, d, cudaGetLastError());
@@ -1052,6 +1053,7 @@ static void ode_touch(model_solver *s, unsigned mask)
 {
     if (s->backend == MODEL_BACKEND_GPU) s->dev_stale |= mask;
     if (mask & ODE_COUNTS) s->tally_valid = 0;
+    if (mask & (ODE_ABIT(t0) | ODE_ABIT(t1))) s->windows_given = 1;
 }
 
 /* ------------------------------------------------------------------ solvers */
@@ -1076,6 +1078,7 @@ static int ode_create(model_solver *s, int n, int backend, const int *devices, i
     s->backend = backend;
     int rc = ode_host_create(s);
     if (rc != MODEL_OK) return rc;
+    s->windows_given = 1;                  /* the options' windows: checked by the first launch */
     if (backend == MODEL_BACKEND_GPU) {
 #ifdef __CUDACC__
         return ode_gpu_create(s, devices, ndevices);
@@ -1256,6 +1259,8 @@ static int ode_set(model_solver *s, int kind, int index, int system, double valu
     if (rc != MODEL_OK) return rc;
     if (kind == MODEL_KIND_STATUS && !(value >= 0 && value < ODE_NSTATUS && value == (int)value))
         return ode_fail(s, MODEL_ERR_ARG, "%g is not a status (0 to %d)", value, ODE_NSTATUS - 1);
+    if ((kind == MODEL_KIND_T || kind == MODEL_KIND_T0 || kind == MODEL_KIND_T1) && !(value - value == 0.0))
+        return ode_fail(s, MODEL_ERR_ARG, "%s = %g: a time must be a finite number", ode_kind_words[kind], value);
     const unsigned bit = ode_kind_arrays(kind);
     rc = ode_pull(s, bit);
     if (rc != MODEL_OK) return rc;
@@ -1583,6 +1588,9 @@ static int ode_check_transfer(model_solver *s, const model_pool *pool, const Ode
             return ode_fail(s, MODEL_ERR_ARG, "slots[%d] = %d out of range (solver size %d)", m, i, s->n);
         if (loading && pool->status && (pool->status[j] < 0 || pool->status[j] >= ODE_NSTATUS))
             return ode_fail(s, MODEL_ERR_ARG, "pool status of entry %ld is %d: not a status", j, pool->status[j]);
+        if (loading && ((pool->t0 && !(pool->t0[j] - pool->t0[j] == 0.0)) || (pool->t1 && !(pool->t1[j] - pool->t1[j] == 0.0))))
+            return ode_fail(s, MODEL_ERR_ARG, "pool window of entry %ld is [%g, %g]: a time must be a finite number", j,
+                            pool->t0 ? pool->t0[j] : s->opt[ODE_OPTION_T0], pool->t1 ? pool->t1[j] : (double)NAN);
     }
     return MODEL_OK;
 }
@@ -1635,6 +1643,43 @@ int model_solver_store_indexed(model_solver *s, model_pool *pool, const long *en
 
 /* ------------------------------------------------------------------ runs */
 
+/* The windows given since the last launch (set, loaded, or made by the
+ * options' t0 and total), before anything runs: an empty one is refused with
+ * the systems it concerns (ode_window_check's reason), as the runner refuses
+ * its options.  Systems in a sticky status are not integrated and not looked
+ * at.  A model whose `on start` assigns t0 or t1 decides there, in the
+ * kernel (the status `empty`). */
+static int ode_check_windows(model_solver *s)
+{
+    if (!s->windows_given || ODE_ON_START_WINDOW) return MODEL_OK;
+    int rc = ode_pull(s, ODE_ABIT(t0) | ODE_ABIT(t1) | ODE_ABIT(status));
+    if (rc != MODEL_OK) return rc;
+    long bad = 0;
+    char why[256], first[300], list[64] = "";
+    size_t used = 0;
+    const double t0 = s->opt[ODE_OPTION_T0], total = s->opt[ODE_OPTION_TOTAL];
+    for (int i = 0; i < s->n; i++) {
+        /* (the options' own window is described by them) */
+        const int options = s->h.t0[i] == ode_option_real(t0) && s->h.t1[i] == ode_option_real(t0 + total);
+        if (ODE_STATUS_IS_STICKY(s->h.status[i]) ||
+            !ode_window_check((double)s->h.t0[i], (double)s->h.t1[i], options ? total : 0.0, s->opt[ODE_OPTION_DT],
+                              why, sizeof why))
+            continue;
+        if (bad == 0) snprintf(first, sizeof first, "system %d: %s", i, why);
+        if (bad < 4) {
+            const int k = snprintf(list + used, sizeof list - used, "%s%d", bad ? ", " : "", i);
+            used += k > 0 && (size_t)k < sizeof list - used ? (size_t)k : 0;
+        }
+        bad++;
+    }
+    if (!bad) {
+        s->windows_given = 0;
+        return MODEL_OK;
+    }
+    return ode_fail(s, MODEL_ERR_ARG, "%ld system%s with an empty window (%s%s), nothing integrated; %s", bad,
+                    bad == 1 ? "" : "s", list, bad > 4 ? ", ..." : "", first);
+}
+
 /* Starts transient + record integrations of every system in one launch (per
  * device), recording when record > 0.  On the GPU it returns at once (the
  * copies of the recorded values back to the host are queued behind the
@@ -1643,7 +1688,9 @@ static int ode_launch(model_solver *s, int transient, int record)
 {
     s->nrec = 0;
     s->pending = 0;
-    int rc = ode_save_prepare(s, transient + record > 0 ? record : 0);
+    int rc = transient + record > 0 ? ode_check_windows(s) : MODEL_OK;
+    if (rc != MODEL_OK) return rc;
+    rc = ode_save_prepare(s, transient + record > 0 ? record : 0);
     if (rc == MODEL_OK) rc = ode_period_prepare(s, record);
     if (rc != MODEL_OK) return rc;
     if (transient + record == 0) return MODEL_OK;
@@ -1673,11 +1720,14 @@ static int ode_launch(model_solver *s, int transient, int record)
     report.stop = 0;
     s->h.rec = record > 0 ? s->rec : NULL;
     s->h.rec_status = record > 0 ? s->rec_status : NULL;
+    s->lyap_off = 0;
+    s->h.lyap_off = &s->lyap_off;
     const double t0 = ode_now();
     const int stopped = ode_cpu_run(&s->h, transient, record, s->progress ? ode_report : NULL, &report);
     s->kernel_seconds = ode_now() - t0;
     s->h.rec = NULL;
     s->h.rec_status = NULL;
+    s->h.lyap_off = NULL;
     if (stopped) return ode_stopped(s);
     if (s->progress) ode_report(&report, s->n);
     s->pending = 1;
@@ -1705,6 +1755,9 @@ static int ode_finish(model_solver *s)
         }
         s->host_stale |= ODE_RESULTS;   /* copied back when asked for (ode_pull) */
         s->tally_valid = 1;
+        s->lyap_off = 0;
+        for (int k = 0; k < s->ndev; k++)
+            if (s->dev[k].a.n > 0) s->lyap_off += s->dev[k].tally->lyap_off;
         if (s->progress) ode_report(&report, s->n);
     }
 #endif
@@ -1848,6 +1901,7 @@ int model_solver_stats(model_solver *s, model_stats *stats)
     if (rc != MODEL_OK) return rc;
     memset(stats, 0, sizeof *stats);
     stats->kernel_seconds = s->kernel_seconds;
+    stats->lyap_trace_off = (long)s->lyap_off;
 #ifdef __CUDACC__
     if (s->backend == MODEL_BACKEND_GPU && s->tally_valid && (s->host_stale & ODE_COUNTS) == ODE_COUNTS) {
         /* The sums the devices made after the last launch: nothing to copy. */
@@ -1978,11 +2032,13 @@ static int ode_solver_fill(model_solver *s, const OdeFillPlan *plan, long long f
         s->dev_stale = 0;
         s->host_stale = ODE_ALL_ARRAYS;
         s->tally_valid = 0;
+        s->windows_given = 0;              /* the options' windows, which the runner checked */
         return MODEL_OK;
     }
 #endif
     s->host_stale = 0;
     ode_fill_host(&s->h, plan, first, every);
     ode_touch(s, ODE_ALL_ARRAYS);
+    s->windows_given = 0;
     return MODEL_OK;
 }

@@ -55,6 +55,7 @@ typedef struct OdeDone {
     long long nblocks;         /* BLOCK messages that follow */
     unsigned long long steps, evals;
     long long count[MODEL_NSTATUS];
+    long long lyap_off;        /* model_stats' lyap_trace_off */
     double seconds;            /* its integration */
 } OdeDone;
 

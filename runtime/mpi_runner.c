@@ -224,6 +224,7 @@ static int ode_mpi_finish(void *ctx, int slot, const OdeAssign *a, OdeDone *d, c
     d->steps = st.steps;
     d->evals = st.evals;
     for (int k = 0; k < MODEL_NSTATUS; k++) d->count[k] = st.count[k];
+    d->lyap_off = st.lyap_trace_off;
     d->seconds = s->kernel_seconds;
     OdeChunkView view;
     OdeCut cut;
@@ -299,6 +300,7 @@ static void ode_mpi_sink_chunk(void *sink, const OdeMChunk *c)
     st.steps = c->stats.steps;
     st.evals = c->stats.evals;
     for (int k = 0; k < MODEL_NSTATUS; k++) st.count[k] = (long)c->stats.count[k];
+    st.lyap_trace_off = (long)c->stats.lyap_off;
     ode_ck_stats_add(&job->sum, &st);
     job->integration += c->stats.seconds;
     job->progress.finished += c->count;
@@ -500,6 +502,7 @@ static int ode_mpi_phases(OdeMpiRun *run, OdeRunner *r, int threads_ok)
             job->integration /= workers > 0 ? workers : 1;
             ode_job_summary(job, run->output_seconds, job->device);
         }
+        if (!status && run->rank == 0) ode_job_warnings(job);
     }
     if (run->rank == 0) {
         if (job->ck.thread_started) ode_ck_finish(&job->ck, 0, ode_runtime);

@@ -53,6 +53,7 @@ static int ode_mpi_scan_finish(void *ctx, int slot, const OdeAssign *a, OdeDone 
     d->steps = st.steps;
     d->evals = st.evals;
     for (int k = 0; k < MODEL_NSTATUS; k++) d->count[k] = st.count[k];
+    d->lyap_off = st.lyap_trace_off;
     d->seconds = x->s->kernel_seconds;
     d->nblocks = 0;
     return 0;

@@ -217,3 +217,50 @@ static void ode_options_text(const double *v, char *buf, size_t size)
         at = end ? end + 2 : at + len;
     }
 }
+
+/* The distance from x to the next number of the working precision (float
+ * or double): what a window or a step must exceed to move t there. */
+static double ode_spacing(double x)
+{
+    x = fabs(x);
+    if (ODE_FLOAT) return (double)nextafterf((float)x, INFINITY) - (double)(float)x;
+    return nextafter(x, INFINITY) - x;
+}
+
+/* Whether the window [t0, t1] can be integrated in the working precision,
+ * where the kernel would give it the status `empty` (integrate.h): t1 after
+ * t0 once both are rounded to ode_real, and for a fixed-step method a step dt
+ * that moves t all the way to the window's end.  total > 0: the window is
+ * the options' [t0, t0 + total] (the message speaks of them).  0, or 1 with
+ * the reason in why. */
+static int ode_window_check(double t0, double t1, double total, double dt, char *why, size_t size)
+{
+    const ode_real a = ode_option_real(t0), b = ode_option_real(t1);
+    const char *prec = ODE_FLOAT ? "single" : "double";
+    char at[28], to[28], step[28], gap[28];   /* the shortest text of a double: at most 24 characters */
+    ode_option_literal(at, sizeof at, t0);
+    ode_option_literal(to, sizeof to, t1);
+    if (!(b > a)) {
+        ode_option_literal(gap, sizeof gap, ode_spacing(t0));
+        if (total > 0) {
+            ode_option_literal(step, sizeof step, total);
+            snprintf(why, size, "t0 + total is t0 in %s precision: total=%s is too short for t0=%s (numbers near it "
+                                "are %s apart)", prec, step, at, gap);
+        } else if (t1 > t0) {
+            snprintf(why, size, "the window [%s, %s] is empty in %s precision: t1 rounds to t0 (numbers near t0 are "
+                                "%s apart)", at, to, prec, gap);
+        } else {
+            snprintf(why, size, "the window [%s, %s] is empty: t1 must be after t0", at, to);
+        }
+        return 1;
+    }
+    const ode_real far = ode_fmax(ode_fabs(a), ode_fabs(b));
+    if (!ODE_ADAPTIVE && !(far + ode_option_real(dt) > far)) {
+        ode_option_literal(step, sizeof step, dt);
+        ode_option_literal(gap, sizeof gap, ode_spacing((double)far));
+        snprintf(why, size, "a step of dt=%s does not move t in %s precision in the window [%s, %s] (numbers near %s "
+                            "are %s apart)", step, prec, at, to, fabs(t0) > fabs(t1) ? at : to, gap);
+        return 1;
+    }
+    return 0;
+}

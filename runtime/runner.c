@@ -21,9 +21,10 @@
  * available host memory) and is capped so that the chunks overlap.
  *
  * Exit status: 0 when the run completed and the output was written, whatever
- * the systems' statuses (systems that end in maxsteps, bound, nan, singular or zeno are
- * reported in the `status` column and counted in the summary: a failing
- * system is a result of the scan, not a failure of the run); 1 runtime error
+ * the systems' statuses (systems that end in maxsteps, bound, nan, singular,
+ * zeno, empty or unstable are reported in the `status` column and counted in
+ * the summary: a failing system is a result of the scan, not a failure of the
+ * run); 1 runtime error
  * (no GPU, CUDA failure, out of memory, output not writable or too large for
  * its disk); 2 usage error; 130 interrupted by SIGINT, 143 by SIGTERM, 129 by
  * SIGHUP (the unfinished output is removed; written to a pipe, it ends with a
@@ -513,9 +514,9 @@ static void ode_help(FILE *f)
     fprintf(f, "Output: a header row system,rep,<fields>,status, then one row per system per recorded\n"
                "integration, ordered by system then rep; numbers as the shortest text that reads back\n"
                "to the same double; status is one of ready, finished, event, equilibrium, maxsteps,\n"
-               "bound, nan, singular, zeno.  HDF5: one dataset per field and `status` on the scan's own\n"
-               "dimensions (one per --scan, then rep), each scanned name a coordinate variable, and the\n"
-               "model's source, options and command line as attributes.\n\n"
+               "bound, nan, singular, zeno, empty, unstable.  HDF5: one dataset per field and `status` on\n"
+               "the scan's own dimensions (one per --scan, then rep), each scanned name a coordinate\n"
+               "variable, and the model's source, options and command line as attributes.\n\n"
                "Exit status: 0 when the run completed, whatever the systems' statuses (see the status\n"
                "column and the summary); 1 runtime error (no GPU, CUDA failure, out of memory, output\n"
                "not writable or larger than the free space); 2 usage error; 130 interrupted by SIGINT,\n"
@@ -851,6 +852,10 @@ static int ode_parse_args(OdeRunner *r, int argc, char **argv)
         return ode_usage("--checkpoint and -o name the same file '%s'", r->output);
     char why[256];
     if (ode_options_check_pair(r->opt, why, sizeof why)) return ode_usage("bad --set: %s", why);
+    if (ode_window_check(r->opt[ODE_OPTION_T0], r->opt[ODE_OPTION_T0] + r->opt[ODE_OPTION_TOTAL], r->opt[ODE_OPTION_TOTAL],
+                         r->opt[ODE_OPTION_DT], why, sizeof why))
+        return ode_usage("%s%s", r->opt_set[ODE_OPTION_T0] || r->opt_set[ODE_OPTION_TOTAL] || r->opt_set[ODE_OPTION_DT]
+                                     ? "bad --set: " : "the file's options: ", why);
     for (int k = 0; k < ODE_NOPTION && !r->quiet; k++)
         if (r->opt_set[k] && !ode_option_used(k))
             fprintf(stderr, "%s: note: %s is not used by %s, a fixed-step method\n", ODE_MODEL_NAME, ode_option_words[k],
@@ -1803,6 +1808,16 @@ static void ode_job_summary(const OdeJob *job, double output_seconds, const char
     fputc('\n', stderr);
 }
 
+/* What the numbers say about themselves, after the summary (also with --quiet). */
+static void ode_job_warnings(const OdeJob *job)
+{
+    if (job->sum.lyap_trace_off > 0)
+        fprintf(stderr, "%s: warning: in %ld of %lld systems the sum of the Lyapunov exponents is off the mean trace of "
+                        "the Jacobian by more than 10^-3 of the spectrum (field lyap_trace_err): the smallest exponents "
+                        "are not to be trusted; tighten toler and atoler, or bound dtmax\n",
+                ODE_MODEL_NAME, job->sum.lyap_trace_off, job->total);
+}
+
 static void ode_job_free(OdeJob *job)
 {
     for (int j = 0; j < 2; j++) model_solver_free(job->chunks.solver[j]);
@@ -1855,6 +1870,7 @@ static int ode_run(OdeRunner *r)
     ode_job_signals_restore(&old_int, &old_term);
     if (!status && !r->quiet) ode_job_summary(&job, output_seconds, job.info.device);
     if (!status && !r->quiet) ode_att_summary(job.attractors);
+    if (!status) ode_job_warnings(&job);
     ode_job_free(&job);
     return status;
 }

@@ -106,6 +106,16 @@ ODE_HD static ODE_INLINE void ode_run_system(const OdeArrays *a, int i, int tran
             a->rec_status[(size_t)rr * n + i] = s.status;
         }
     }
+#if ODE_NLYAP > 0 && ODE_LYAP_FULL
+    if (a->lyap_off && record > 0 && ode_lyap_trace_off(&s)) {   /* the launch's warning (library.c) */
+#ifdef __CUDA_ARCH__
+        atomicAdd(a->lyap_off, 1ULL);
+#else
+#pragma omp atomic
+        *a->lyap_off += 1ULL;
+#endif
+    }
+#endif
     ode_store(&s, a, i);
 }
 

@@ -52,6 +52,7 @@
 #define ODE_HAS_ON_START 0
 #define ODE_HAS_ON_STEP 1
 #define ODE_HAS_ON_END 0
+#define ODE_ON_START_WINDOW 0        /* on start assigns t0 or t1 */
 #define ODE_SAVE 0                   /* no `save` line */
 #define ODE_SAVE_EVERY 0.0
 #define ODE_NSAVE_SYSTEMS 0

@@ -21,6 +21,7 @@
 #include "example_model.h"
 #include "tableaux.h"
 #include "stepper.h"
+#include "stability.h"
 #include "dense.h"
 #include "events.h"
 #include "save.h"
@@ -132,6 +133,12 @@ ODE_HD static ODE_INLINE void ode_integrate_sampled(OdeSystem *s, const OdeOptio
     const ode_real t_start = s->t;
     s->lqr = t_start;                      /* (the window may start anywhere: every=T counts from here) */
 #endif
+    /* An empty window integrates nothing and says so (never `finished` with
+     * the state it had): t1 <= t0 or NaN (an `on end { t0 = t }` that left
+     * t1 behind), or a fixed step that does not move t0 in the working
+     * precision (t0 = 1e17, dt = 1).  `on end` does not run either. */
+    if (!(s->t1 > s->t) || (!ODE_ADAPTIVE && !(s->t + ODE_OPT_DT > s->t))) s->status = ODE_STATUS_EMPTY;
+    const int empty = s->status == ODE_STATUS_EMPTY;
     const ode_real t1 = s->t1;
     ode_real h = ODE_OPT_DT;
     /* A step within rounding of the rest takes the rest (no sliver step). */
@@ -143,6 +150,13 @@ ODE_HD static ODE_INLINE void ode_integrate_sampled(OdeSystem *s, const OdeOptio
     int rejected = 0;                      /* the last trial was rejected */
 #else
     int whole = 0;                         /* steps of h planned before t1 needs looking at */
+#endif
+#if ODE_STAB
+    OdeStab sb;                            /* stability.h: the fixed step within the method's stability region */
+    ode_stab_init(&sb);
+#endif
+#if ODE_FAST
+    int slow = 0;                          /* steps to take one by one before the next block */
 #endif
     ode_count nstep = 0;                   /* accepted steps in this integration */
     OdeTrigStep ts;
@@ -172,7 +186,7 @@ ODE_HD static ODE_INLINE void ode_integrate_sampled(OdeSystem *s, const OdeOptio
 #if ODE_SAVE
     const ode_real save_t0 = s->t0;
     unsigned int nsample = 0, last_sample = 0;
-    if (sink.slot >= 0) {
+    if (sink.slot >= 0 && !empty) {
         last_sample = ode_save_last(save_t0, t1, sink.a->save_every);
         ode_save_put(s, sink, 0, s->t, s->y);
         nsample = 1;
@@ -195,7 +209,9 @@ ODE_HD static ODE_INLINE void ode_integrate_sampled(OdeSystem *s, const OdeOptio
         }
 #else
 #if ODE_FAST
-        if (whole >= ODE_FAST_BLOCK && nstep + ODE_FAST_BLOCK < ODE_OPT_MAXSTEPS) {
+        if (slow > 0) {
+            slow--;                        /* a block that failed the stability test: its steps one by one */
+        } else if (whole >= ODE_FAST_BLOCK && nstep + ODE_FAST_BLOCK < ODE_OPT_MAXSTEPS) {
             ode_real ysave[ODE_ALLOC(ODE_NSTATE)];
             const ode_real tsave = s->t;
             int inside = 1;
@@ -203,6 +219,8 @@ ODE_HD static ODE_INLINE void ode_integrate_sampled(OdeSystem *s, const OdeOptio
 #if ODE_NLYAP > 0
             ode_real vsave[ODE_NLYAP][ODE_ALLOC(ODE_NSTATE)];
             ODE_FOR_LYAP(m) ODE_FOR_STATES(i) vsave[m][i] = s->lv[m][i];
+            const ode_real lsave[2] = {s->lspread, s->lgrow};
+            const double ltr_save = s->ltr;
 #endif
             for (int k = 0; k < ODE_FAST_BLOCK; k++) {
                 ode_real yb[ODE_ALLOC(ODE_NSTATE)], unused[ODE_ALLOC(ODE_NSTATE)];
@@ -210,12 +228,22 @@ ODE_HD static ODE_INLINE void ode_integrate_sampled(OdeSystem *s, const OdeOptio
 #if ODE_NLYAP > 0
                 ode_tangent_rk_step(s, s->t, h, s->y, &st, &ts);
 #endif
+#if ODE_STAB
+                if (k == ODE_FAST_BLOCK - 2) ode_stab_keep(&sb, h, &st);   /* (Euler's last-but-one f) */
+#endif
                 ODE_FOR_STATES(i) {
                     inside &= ode_fabs(yb[i]) <= ODE_OPT_BOUND;
                     s->y[i] = yb[i];
                 }
                 s->t += h;
             }
+#if ODE_STAB
+            if (inside && ode_stab_suspect(&sb, h, &st, s->y)) {
+                inside = 0;                /* redone step by step, where ode_stab_step decides */
+                slow = ODE_FAST_BLOCK - 1;
+            }
+            ode_stab_forget(&sb);
+#endif
             if (inside) {
                 whole -= ODE_FAST_BLOCK;
                 nstep += ODE_FAST_BLOCK;
@@ -229,6 +257,9 @@ ODE_HD static ODE_INLINE void ode_integrate_sampled(OdeSystem *s, const OdeOptio
             ODE_FOR_STATES(i) s->y[i] = ysave[i];
 #if ODE_NLYAP > 0
             ODE_FOR_LYAP(m) ODE_FOR_STATES(i) s->lv[m][i] = vsave[m][i];
+            s->lspread = lsave[0];
+            s->lgrow = lsave[1];
+            s->ltr = ltr_save;
 #endif
         }
 #endif
@@ -294,6 +325,9 @@ ODE_HD static ODE_INLINE void ode_integrate_sampled(OdeSystem *s, const OdeOptio
 #else
         ode_trial(s, s->t, hs, s->y, have_f, &st, ynew, err, &ts);
         s->evals += ODE_TRIAL_EVALS(have_f);
+#if ODE_STAB
+        const int unstable = ode_stab_step(&sb, hs, &st, s->y);
+#endif
 #endif
         /* One comparison per state finds both a state beyond the bound and a
          * NaN or Inf (which fails it too); a step to NaN is not taken, so the
@@ -355,6 +389,9 @@ ODE_HD static ODE_INLINE void ode_integrate_sampled(OdeSystem *s, const OdeOptio
         }
 #endif
         /* Accept. */
+#if ODE_STAB
+        ode_stab_keep(&sb, tnew - s->t, &st);   /* (before f at the step's end replaces st.k[0]) */
+#endif
         s->t = tnew;
         ODE_FOR_STATES(i) s->y[i] = ynew[i];
         nstep++;
@@ -371,6 +408,9 @@ ODE_HD static ODE_INLINE void ode_integrate_sampled(OdeSystem *s, const OdeOptio
             fired = ode_fire(s, fired, gn, &stop);   /* (with the globals they carried across zero) */
             ar.armed &= ~fired;
             ar.back &= ~fired;
+#if ODE_STAB
+            ode_stab_forget(&sb);          /* a reset: the next step's differences start afresh */
+#endif
         }
         /* evsteps: steps in one event's zone with the system at rest (see
          * ode_at_rest); never for XPPAUT's globals, whose conditions may sit
@@ -397,6 +437,9 @@ ODE_HD static ODE_INLINE void ode_integrate_sampled(OdeSystem *s, const OdeOptio
         ode_tangent_after_step(s);
 #endif
         if (!inside) s->status = ODE_STATUS_BOUND;
+#if ODE_STAB
+        else if (unstable) s->status = ODE_STATUS_UNSTABLE;
+#endif
         else if (stop == 1) s->status = ODE_STATUS_EVENT;
 #if ODE_NEVENT > 0
         else if (hidden) s->status = ODE_STATUS_ZENO;
@@ -409,6 +452,7 @@ ODE_HD static ODE_INLINE void ode_integrate_sampled(OdeSystem *s, const OdeOptio
     if (sink.slot >= 0) ode_save_count(sink, nsample);
 #endif
     s->steps += nstep;
+    if (empty) return;
 #if ODE_NLYAP > 0
     ode_tangent_end(s, t_start);           /* on end's Jacobian (before it runs), the QR */
 #endif

@@ -33,6 +33,13 @@ ODE_HD static ODE_INLINE void ode_tangent_map_step(OdeSystem *s, ode_real t, con
     ode_real J[ODE_ALLOC(ODE_NSTATE * ODE_NSTATE)];
     ode_model_jac(s, t, y, J, &tr);
     ode_tangent_apply(s, J);
+#if ODE_LYAP_FULL
+    /* The whole spectrum: a QR after every iterate (the vectors were orthonormal
+     * before it) measures ln |det J| exactly, the map's side of the trace
+     * identity (tangent.h); lyap_trace_err is then 0 to rounding for a map. */
+    const double lndet = ode_tangent_qr(s);
+    if (s->lcount) s->ltr += lndet;
+#endif
 }
 #endif
 

@@ -44,7 +44,8 @@ ODE_HD static ODE_INLINE void ode_period_record(OdeSystem *s, const OdeArrays *a
     const int slots = a->ring_slots;
     ode_real q[ODE_PERIOD_NQ];
     ode_model_period_values(s, q);
-    if (ODE_STATUS_IS_STICKY(s->status)) s->pmask = 0;   /* a failed system repeats its last state: no period */
+    /* a failed system, or an empty window, repeats its last state: no period */
+    if (ODE_STATUS_IS_STICKY(s->status) || s->status == ODE_STATUS_EMPTY) s->pmask = 0;
     const int top = rr < ODE_PERIOD_MAX ? rr : ODE_PERIOD_MAX;
     for (int p = 1; p <= top; p++) {
         if (!((s->pmask >> (p - 1)) & 1ULL)) continue;

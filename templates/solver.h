@@ -4,6 +4,7 @@
  *
  *   tableaux.h   the methods' Butcher tableaux, as data
  *   stepper.h    one trial step of any of them, and the error ratio
+ *   stability.h  a fixed-step method that left its stability region
  *   dense.h      the continuous extension of an accepted step
  *   rosenbrock.h the stiff methods' trial step (and Rodas5P's extension)
  *   events.h     event detection on the extension, location of crossings
@@ -21,6 +22,7 @@
 
 #include "tableaux.h"
 #include "stepper.h"
+#include "stability.h"
 #include "dense.h"
 #include "rosenbrock.h"
 #include "events.h"

@@ -10,33 +10,43 @@
 #ifndef ODE_SYSTEM_H
 #define ODE_SYSTEM_H
 
-/* How a system's last integration ended.  Also the values of the runner's
- * `status` column (ode_status_name). */
-enum {
-    ODE_STATUS_READY = 0,       /* loaded, not integrated yet: accessories start at their `acc` values */
-    ODE_STATUS_FINISHED = 1,    /* reached t1 */
-    ODE_STATUS_EVENT = 2,       /* an event's `stop` count was reached */
-    ODE_STATUS_EQUILIBRIUM = 3, /* `evsteps` accepted steps inside one event zone */
-    ODE_STATUS_MAXSTEPS = 4,    /* `maxsteps` steps in one integration (stays, like bound: a system
-                                   that never reaches its event would take maxsteps steps again in
-                                   every later integration) */
-    ODE_STATUS_BOUND = 5,       /* a state beyond ±bound (stays: later integrations are skipped) */
-    ODE_STATUS_NAN = 6,         /* NaN or Inf that no smaller step avoids (stays, like bound) */
-    ODE_STATUS_SINGULAR = 7,    /* a stiff method's W = I/(hγ) - J singular or not finite at the smallest
-                                   step (a Jacobian entry infinite or NaN; stays, like bound) */
-    ODE_STATUS_ZENO = 8,        /* events accumulate: a crossing hidden inside an event's zone right
-                                   after a detection (events.h); stays, like bound */
-    ODE_STATUS_RUNNING = 9      /* inside an integration (never seen outside) */
-};
-#define ODE_NSTATUS 9
+/* How a system's integration ended: X(NAME, name, sticky), in code order.
+ * The one list of the statuses: the enum below, the names of the runner's
+ * `status` column, of the HDF5 enum and of Python (the library's
+ * model_status_name), and the C API's MODEL_STATUS_* (api.h, which
+ * library.c checks against this list) all follow it.  A sticky status ends
+ * the system's scan: its later integrations are skipped and their rows carry
+ * the status (bound, nan, singular, unstable leave no state to go on from;
+ * maxsteps would spend maxsteps steps again on every later integration;
+ * zeno would go on through the event's surface undetected).  A
+ * new status goes at the end. */
+#define ODE_STATUSES(X)                                                                                \
+    X(READY, "ready", 0)             /* loaded, not integrated yet: accessories start at `acc` */    \
+    X(FINISHED, "finished", 0)       /* reached t1 */                                                 \
+    X(EVENT, "event", 0)             /* an event's `stop` count was reached */                        \
+    X(EQUILIBRIUM, "equilibrium", 0) /* `evsteps` accepted steps inside one event zone */             \
+    X(MAXSTEPS, "maxsteps", 1)       /* `maxsteps` steps in one integration */                        \
+    X(BOUND, "bound", 1)             /* a state beyond ±bound */                                      \
+    X(NAN, "nan", 1)                 /* NaN or Inf that no smaller step avoids */                     \
+    X(SINGULAR, "singular", 1)       /* a stiff method's W = I/(hγ) - J singular or not finite at the \
+                                        smallest step (a Jacobian entry infinite or NaN) */           \
+    X(ZENO, "zeno", 1)               /* events accumulate: a crossing hidden inside an event's zone  \
+                                        right after a detection (events.h) */                        \
+    X(EMPTY, "empty", 0)             /* the window had no length: t1 <= t0 when the integration      \
+                                        began (after `on start`); nothing was integrated */          \
+    X(UNSTABLE, "unstable", 1)       /* a fixed-step method left its stability region (integrate.h) */
 
-/* Failures that end a system's scan: its later integrations are skipped, and their rows carry
- * the status.  bound, nan and singular leave no state to go on from; maxsteps would spend
- * maxsteps steps again on every later integration; zeno would go on through the event's
- * surface undetected. */
-#define ODE_STATUS_IS_STICKY(s)                                                                     \
-    ((s) == ODE_STATUS_MAXSTEPS || (s) == ODE_STATUS_BOUND || (s) == ODE_STATUS_NAN ||              \
-     (s) == ODE_STATUS_SINGULAR || (s) == ODE_STATUS_ZENO)
+#define ODE_STATUS_ENUM(N, name, sticky) ODE_STATUS_##N,
+enum {
+    ODE_STATUSES(ODE_STATUS_ENUM)
+    ODE_NSTATUS,
+    ODE_STATUS_RUNNING = ODE_NSTATUS   /* inside an integration (never seen outside) */
+};
+#undef ODE_STATUS_ENUM
+
+/* Failures that end a system's scan (the list's sticky ones). */
+#define ODE_STATUS_STICKY_BIT(N, name, sticky) | ((sticky) ? 1u << ODE_STATUS_##N : 0u)
+#define ODE_STATUS_IS_STICKY(s) (((0u ODE_STATUSES(ODE_STATUS_STICKY_BIT)) >> (s)) & 1u)
 
 /* Zero-length arrays are not C: every array has at least one element. */
 #define ODE_ALLOC(n) ((n) > 0 ? (n) : 1)
@@ -89,6 +99,8 @@ typedef struct OdeSystem {
     ode_real lqr;                           /* the time of the last re-orthonormalisation */
     int lcount;                             /* 1: this integration is recorded (its stretching counts) */
     unsigned int llost;                     /* bit K: vector K+1 lost its independence (lyapK+1 is NaN) */
+    ode_real lspread, lgrow;                /* since the last QR: bounds of ln cond and ln |v| (tangent.h) */
+    double ltr;                             /* N = n: ∫ trace J dt and ln |det| of the resets, as lsum */
 #endif
 #if ODE_PERIOD
     /* The period of the recorded sequence (period.h). */
@@ -107,6 +119,32 @@ ODE_HD static ODE_INLINE ode_real ode_lyap_value(const OdeSystem *s, int k)
 {
     if ((s->llost >> k) & 1u || !(s->ltime > 0.0)) return (ode_real)NAN;
     return (ode_real)(s->lsum[k] / s->ltime);
+}
+
+/* With N = n (ODE_LYAP_FULL), the field lyap_trace_err: the sum of the
+ * exponents less the time average of the trace of the Jacobian along the
+ * orbit (with the resets' ln |det|), which it equals for the exact flow
+ * (Liouville): the error of the tangent integration where it matters most,
+ * the smallest exponents (tangent.h).  NaN where an exponent is. */
+#define ODE_LYAP_FULL (ODE_NLYAP == ODE_NSTATE)
+ODE_HD static ODE_INLINE ode_real ode_lyap_trace_err(const OdeSystem *s)
+{
+    if (s->llost || !(s->ltime > 0.0)) return (ode_real)NAN;
+    double sum = -s->ltr;
+    for (int k = 0; k < ODE_NLYAP; k++) sum += s->lsum[k];
+    return (ode_real)(sum / s->ltime);
+}
+
+/* Whether that error is beyond 10^-3 of the spectrum's size, Σ |lyapK|, plus
+ * 1/T (the resolution of exponents measured over the time T): the warning
+ * of the runner and of Python (README.md, "lyapunov"). */
+ODE_HD static ODE_INLINE int ode_lyap_trace_off(const OdeSystem *s)
+{
+    const ode_real err = ode_lyap_trace_err(s);
+    if (!(err == err)) return 0;
+    double size = 1.0 / s->ltime;
+    for (int k = 0; k < ODE_NLYAP; k++) size += fabs(s->lsum[k] / s->ltime);
+    return fabs((double)err) > 1e-3 * size;
 }
 #endif
 #if ODE_PERIOD
@@ -164,6 +202,8 @@ typedef struct OdeArrays {
 
     unsigned int *progress;      /* systems completed (host-visible), or NULL */
     unsigned int *queue;         /* next system to take (load balancing), or NULL */
+    unsigned long long *lyap_off;   /* systems whose lyap_trace_err is off (ode_lyap_trace_off) at the
+                                       launch's end, counted when not NULL */
 } OdeArrays;
 
 /* One `scan` line: a parameter or an initial value over a range or a list.

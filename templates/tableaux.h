@@ -23,6 +23,9 @@
  *            no growth on the step accepted right after a rejection
  *   TRIG_SLOT, TRIG_NODES  fixed-step methods: which distinct node each stage
  *            has, for sin/cos of time by angle addition (stepper.h)
+ *   STAB_GATE  fixed-step methods: the smallest |z| where the stability
+ *            polynomial R has |R(z)| >= max(1, 2 e^(Re z)), rounded down
+ *            (stability.h; test_methods.py computes it from the tableau)
  *
  * Coefficients are C expressions of double literals (17 significant digits
  * where the exact value is not a short fraction); tests/numerics/
@@ -68,6 +71,7 @@
 #define ODE_EULER_TRIG_SLOT {-1}
 #define ODE_EULER_TRIG_NODES {0.0}
 #define ODE_EULER_NTRIG_SLOTS 0
+#define ODE_EULER_STAB_GATE 1.177      /* 1.1776 near z = -0.68 + 0.96i */
 
 /* ------------------------------------------------------------------ modeuler
  * Heun's method (trapezoidal predictor–corrector), XPPAUT's `modeuler`
@@ -86,6 +90,7 @@
 #define ODE_MODEULER_TRIG_SLOT {-1, 0}
 #define ODE_MODEULER_TRIG_NODES {1.0}
 #define ODE_MODEULER_NTRIG_SLOTS 1
+#define ODE_MODEULER_STAB_GATE 1.788   /* 1.7884 near z = -0.39 + 1.75i */
 
 /* ------------------------------------------------------------------ rk4
  * The classical fourth-order Runge–Kutta method (XPPAUT `rungekutta`). */
@@ -105,6 +110,7 @@
 #define ODE_RK4_TRIG_SLOT {-1, 0, 0, 1}
 #define ODE_RK4_TRIG_NODES {1.0 / 2, 1.0}
 #define ODE_RK4_NTRIG_SLOTS 2
+#define ODE_RK4_STAB_GATE 2.615        /* 2.6157 near z = -1.41 + 2.20i (on the real axis: 2.785) */
 
 /* ------------------------------------------------------------------ rkck45
  * Cash & Karp, ACM TOMS 16 (1990) 201–222: 5(4), the fifth-order solution

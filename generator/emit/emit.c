@@ -20,6 +20,17 @@
 
 /* ------------------------------------------------------------------ model constants */
 
+/* Whether a hook assigns t0 or t1 (the library then leaves the window's
+ * check to the kernel: runtime/library.c). */
+static int hook_sets_window(const Hook *h)
+{
+    Refs r = {0}, assigned = {0};
+    refs_block(&r, &assigned, h->body);
+    for (int i = 0; i < assigned.n; i++)
+        if (assigned.s[i]->kind == SYM_WINDOW) return 1;
+    return 0;
+}
+
 /* `save every=DT [, systems=list(…)]`: ODE_SAVE and the defaults the
  * runner and the library start from. */
 static void emit_save_constants(Emitter *E)
@@ -105,6 +116,7 @@ static void emit_constants(Emitter *E)
     emit_event_kinds(E);
     buf_printf(o, "#define ODE_HAS_ON_START %d\n#define ODE_HAS_ON_STEP %d\n#define ODE_HAS_ON_END %d\n",
                m->on_start.body != NULL, m->on_step.body != NULL, m->on_end.body != NULL);
+    buf_printf(o, "#define ODE_ON_START_WINDOW %d      /* on start assigns t0 or t1 */\n", hook_sets_window(&m->on_start));
     buf_printf(o, "#define ODE_DEFAULT_TRANSIENT %ld\n#define ODE_DEFAULT_RECORD %ld\n", m->transient, m->record);
     emit_save_constants(E);
     emit_lyapunov_constants(E);
@@ -666,10 +678,10 @@ static void emit_source(Emitter *E)
     emit_metadata(E);
     emit_provenance(E);
     emit_sets(E);
-    static const char *const solver[] = {"templates/tableaux.h",   "templates/stepper.h", "templates/dense.h",
-                                         "templates/rosenbrock.h", "templates/events.h",  "templates/save.h",
-                                         "templates/tangent.h",    "templates/period.h",  "templates/firing.h",
-                                         "templates/attractor.h",  "templates/map.h",
+    static const char *const solver[] = {"templates/tableaux.h", "templates/stepper.h",    "templates/stability.h",
+                                         "templates/dense.h",    "templates/rosenbrock.h", "templates/events.h",
+                                         "templates/save.h",     "templates/tangent.h",    "templates/period.h",
+                                         "templates/firing.h",   "templates/attractor.h",  "templates/map.h",
                                          "templates/integrate.h"};
     for (size_t i = 0; i < sizeof solver / sizeof *solver; i++) {
         /* (rosenbrock.h and tangent.h call the derivatives, which a model may lack) */

@@ -10,7 +10,11 @@ ERR_STOPPED = -9
 KIND_STATE, KIND_PARAM, KIND_ACC, KIND_AUX, KIND_DERIVED, KIND_EVENT, KIND_FIELD = range(7)
 KIND_T, KIND_T0, KIND_T1, KIND_STATUS, KIND_STEPS, KIND_EVALS = range(7, 13)
 BACKEND_AUTO, BACKEND_CPU, BACKEND_GPU = 0, 1, 2
-NSTATUS = 8
+# The statuses in code order (templates/system.h's list, which every library reports through
+# model_status_name: Library checks that its own are these).
+STATUS_NAMES = ("ready", "finished", "event", "equilibrium", "maxsteps", "bound", "nan", "singular", "zeno",
+                "empty", "unstable")
+NSTATUS = len(STATUS_NAMES)
 
 PROGRESS_FN = ctypes.CFUNCTYPE(c_int, c_void_p, c_long, c_long)
 RECORD_FN = ctypes.CFUNCTYPE(c_int, c_void_p, c_int, c_void_p)
@@ -109,6 +113,10 @@ class Library:
             fn.restype = restype
             fn.argtypes = argtypes
             setattr(self, name, fn)
+        theirs = tuple(self.text(self.status_name(k)) for k in range(NSTATUS + 1))
+        if theirs != STATUS_NAMES + ("unknown",):
+            raise ImportError("%s was built by another version of odegen (its statuses: %s; this package's: %s): "
+                              "translate the model again" % (path, ", ".join(theirs), ", ".join(STATUS_NAMES)))
 
     def text(self, raw):
         return raw.decode("utf-8", "replace") if raw is not None else None

@@ -21,7 +21,7 @@ import numpy as np
 from . import _build, _layout, _lib, _progress
 
 INT_MAX = 2 ** 31 - 1
-STATUS_NAMES = ("ready", "finished", "event", "equilibrium", "maxsteps", "bound", "nan", "singular", "zeno")
+STATUS_NAMES = _lib.STATUS_NAMES
 
 # Options the solver takes at run time, with no rebuild (api.h's model_solver_set_option).
 RUNTIME_OPTIONS = ("dt", "t0", "total", "toler", "atoler", "dtmin", "dtmax", "maxsteps", "bound")
@@ -748,6 +748,15 @@ class Model:
                          [lib.default(_lib.KIND_STATE, i) for i in range(len(self.names.states))])
         t0 = systems.rows(_lib.KIND_T0, 1, [opt["t0"]])
         t1 = systems.rows(_lib.KIND_T1, 1, [opt["t0"] + opt["total"]])
+        if t0 is not None or t1 is not None:   # (the options' own window the library checks)
+            start = t0[0] if t0 is not None else np.full(n, opt["t0"])
+            end = t1[0] if t1 is not None else np.full(n, opt["t0"] + opt["total"])
+            empty = np.flatnonzero(~(end > start))
+            if len(empty):
+                raise ValueError("empty window (t1 <= t0, or not a number) in %d of %d systems: %s%s; e.g. system %d "
+                                 "has t0 = %r, t1 = %r" % (len(empty), n, ", ".join(map(str, empty[:10])),
+                                                           ", ..." if len(empty) > 10 else "", empty[0],
+                                                           float(start[empty[0]]), float(end[empty[0]])))
         pool = _lib.Pool(size=n, params=_ptr(p), states=_ptr(y), t0=_ptr(t0), t1=_ptr(t1))
         return pool, (p, y, t0, t1)   # the arrays must outlive the pool
 

@@ -80,7 +80,7 @@ def tableau_macros():
 
 def value(name):
     """A macro's value: a number or nested lists of numbers ({…} → lists)."""
-    text = tableau_macros()[name].replace("{", "[").replace("}", "]")
+    text = re.sub(r"/\*.*?\*/", "", tableau_macros()[name]).replace("{", "[").replace("}", "]")
     return eval(text, {"__builtins__": {}})   # C arithmetic of literals: the same in Python
 
 
@@ -187,6 +187,47 @@ def test_tableaux_order_conditions():
             bad = {n: x for n, x in d.items() if n <= order and x > tol}
             check(not bad, "%s: embedded weights b - %s fail order conditions %s" % (m, name, bad))
             check(d[order + 1] > 1e-6, "%s: b - %s is of higher order than %d" % (m, name, order))
+
+
+def stability_polynomial(T, z):
+    """R(z) of an explicit tableau: its stages on y' = λy, hλ = z (an array)."""
+    A, b, s = T["A"], T["b"], T["stages"]
+    K = []
+    for j in range(s):
+        K.append(z * (1 + sum(A[j, l] * K[l] for l in range(j))))
+    return 1 + sum(b[j] * K[j] for j in range(s))
+
+
+def test_stability_gates():
+    """ODE_<M>_STAB_GATE of every fixed-step method (stability.h's cheap test):
+    the smallest |z| where |R(z)| >= max(1, 2 e^(Re z)), R the stability
+    polynomial computed from the tableau, found on a polar grid refined
+    around the minimum: the tableau's value is at most it (the test then
+    never misses such a step) and within 0.005 below it."""
+    for m in ("euler", "modeuler", "rk4"):
+        T = tableau(m)
+        check(T["est"] == 0, "%s is adaptive" % m)
+
+        def bad(z):
+            return np.abs(stability_polynomial(T, z)) >= np.maximum(1.0, 2 * np.exp(np.real(z)))
+
+        def first_bad(theta):   # on a grid of 0.01, then by bisection in the first bad cell
+            r = np.linspace(0.0, 6.0, 601)[1:]
+            hit = np.flatnonzero(bad(r * np.exp(1j * theta)))
+            if not len(hit):
+                return np.inf
+            lo, hi = (r[hit[0] - 1] if hit[0] else 0.0), r[hit[0]]
+            for _ in range(40):
+                mid = 0.5 * (lo + hi)
+                lo, hi = (lo, mid) if bad(mid * np.exp(1j * theta)) else (mid, hi)
+            return hi
+        thetas = np.linspace(0, np.pi, 721)
+        radii = np.array([first_bad(t) for t in thetas])
+        k = int(np.argmin(radii))
+        fine = [first_bad(t) for t in np.linspace(thetas[max(k - 1, 0)], thetas[min(k + 1, len(thetas) - 1)], 201)]
+        exact = min(min(fine), radii[k])
+        gate = float(value("ODE_%s_STAB_GATE" % m.upper()))
+        check(exact - 0.005 <= gate <= exact, "%s: STAB_GATE %g, the stability polynomial gives %.5f" % (m, gate, exact))
 
 
 def extension_weights(m, theta):

@@ -13,7 +13,7 @@ import sys
 import numpy as np
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "lib"))
-from odegen_test import build, check, main, run  # noqa: E402
+from odegen_test import build, check, main, run, run_raw  # noqa: E402
 
 EPS = np.finfo(float).eps
 
@@ -346,6 +346,154 @@ done
           "a=5 integrated again after maxsteps: t %s, x %s" % (r["t"][stuck], r["x"][stuck]))
     # 5 integrations of 10 steps (+ the located one) for a=0.1, one of 25 for a=5.
     check(r.steps is not None and r.steps <= 5 * 11 + 25, "%s steps in all (the summary): %s" % (r.steps, r.stderr))
+
+
+# ----------------------------------------------------------------------------- windows with nothing to integrate
+
+def test_empty_windows():
+    """A window that has nothing to integrate is never a result (issue 19):
+    an `on end { t0 = t }` that leaves t1 behind integrates [0, 1] once, then
+    every later integration ends `empty` (its period 0, not the 1 of a state
+    that no longer moves; `on end` does not run again); a window that `on
+    start` empties, or one where a fixed step no longer moves t, likewise;
+    the windows the options make are refused before anything runs."""
+    ode = """x'=-x
+init x=1
+acc ends
+on end { ends = ends + 1; t0 = t }
+period of=x
+@ meth=%s, dt=0.01, total=1
+repeat transient=0, record=4
+record x, t0, t1, ends, period
+done
+"""
+    for meth in ("rk4", "dopri5"):
+        r = run(build("empty_window_" + meth, ode % meth))
+        check(list(r.status) == ["finished", "empty", "empty", "empty"], "%s: statuses %s" % (meth, list(r.status)))
+        check(np.all(r["x"] == r["x"][0]) and abs(r["x"][0] - math.exp(-1)) < 1e-4, "%s: x %s" % (meth, r["x"]))
+        check(list(r["ends"]) == [1, 1, 1, 1] and list(r["period"]) == [0, 0, 0, 0],
+              "%s: on end ran %s times, period %s" % (meth, r["ends"], r["period"]))
+        check("empty 1" in r.stderr and "finished" not in r.stderr.split(";")[-1], "summary: %s" % r.stderr)
+    # on start empties the window; a fixed step that cannot move t at 1e17 (the first
+    # integration's end moves the window there)
+    r = run(build("empty_on_start", """x'=-x
+init x=1
+on start { t1 = t0 - 1 }
+@ meth=rk4, dt=0.01, total=1
+done
+"""))
+    check(list(r.status) == ["empty"] and r["x"][0] == 1.0, "on start: %s, x %s" % (list(r.status), r["x"]))
+    r = run(build("empty_far", """x'=-x
+init x=1
+on end { t0 = 1e17; t1 = 1e17 + 1024 }
+@ meth=rk4, dt=0.01, total=1
+repeat transient=0, record=2
+done
+"""))
+    check(list(r.status) == ["finished", "empty"], "dt below the spacing of t: %s" % list(r.status))
+    # the options' window in the working precision: refused before anything runs
+    runner = build("empty_options", "x'=-x\ninit x=1\n@ meth=rk4, dt=0.01, total=6.283185307179586\ndone\n")
+    p = run_raw(runner, "--set", "t0=1e17")
+    check(p.returncode == 2 and p.stdout == "" and "t0 + total is t0 in double precision" in p.stderr, p.stderr)
+    p = run_raw(build("empty_options_float", "x'=-x\ninit x=1\n@ meth=rk4, dt=0.01, total=1\ndone\n", precision="float"),
+                "--set", "t0=1e8")
+    check(p.returncode == 2 and "t0 + total is t0 in single precision: total=1.0 is too short for t0=1e8 (numbers "
+          "near it are 8.0 apart)" in p.stderr, p.stderr)
+
+
+# ----------------------------------------------------------------------------- fixed steps outside their stability region
+
+STIFF = """# x' = -lam (x - cos t): |x| <= 1 for every lam > 0 once the start is forgotten
+par lam=1000
+x'=-lam*(x-cos(t))
+init x=0
+@ meth=%s, dt=%s, total=2
+scan lam = list(1000, 1)
+%s
+done
+"""
+
+
+def stiff_exact(lam, t):
+    """x(t) from x(0) = 0: lam (lam cos t + sin t) / (lam^2 + 1) + C e^(-lam t)."""
+    part = lambda u: lam * (lam * math.cos(u) + math.sin(u)) / (lam * lam + 1)
+    return part(t) - part(0) * math.exp(-lam * t)
+
+
+def test_unstable_fixed_steps():
+    """A fixed-step method whose step lies outside its stability region ends
+    `unstable` within a few steps (stability.h), not with numbers: RK4 with
+    dt = 0.01 on x' = -1000 (x - cos t) ended at -1.9e49 as `finished`
+    (issue 19).  For Euler, Heun and RK4, on the fast path and (with an event
+    that never fires) step by step: h lam just beyond the real stability
+    limit (2 for Euler and Heun, 2.785 for RK4) and far beyond end `unstable`
+    after at most 10 steps; just inside it, and the neighbour lam = 1, finish
+    with the exact solution.  In float too."""
+    event = "event never: x-10"
+    limits = {"euler": 2.0, "modeuler": 2.0, "rk4": 2.785}
+    for meth, limit in limits.items():
+        for path, extra in (("fast", ""), ("stepwise", event)):
+            for hl, want in ((0.95 * limit, "finished"), (1.05 * limit, "unstable"), (10.0, "unstable")):
+                dt = hl / 1000
+                r = run(build("unstable_%s_%s" % (meth, path), STIFF % (meth, repr(0.01), extra)),
+                        "--set", "dt=%r" % dt, "--fields", "x,t")
+                check(r.status[1] == "finished" and abs(r["x"][1] - stiff_exact(1, 2.0)) < 5 * dt,
+                      "%s %s dt=%g lam=1: %s x=%r" % (meth, path, dt, r.status[1], r["x"][1]))
+                check(r.status[0] == want, "%s %s h lam=%g: status %s (x=%r at t=%r)" % (meth, path, hl, r.status[0],
+                                                                                       r["x"][0], r["t"][0]))
+                if want == "finished":
+                    check(abs(r["x"][0] - stiff_exact(1000, 2.0)) < 1e-4, "%s %s h lam=%g: x=%r, exact %r"
+                          % (meth, path, hl, r["x"][0], stiff_exact(1000, 2.0)))
+                else:
+                    check(r["t"][0] <= 10 * dt + 1e-12, "%s %s h lam=%g: stopped at t=%r (%d steps)"
+                          % (meth, path, hl, r["t"][0], round(r["t"][0] / dt)))
+    r = run(build("unstable_rk4_float", STIFF % ("rk4", "0.01", ""), precision="float"), "--fields", "x,t")
+    check(list(r.status) == ["unstable", "finished"], "float: %s" % list(r.status))
+
+
+def test_stable_fixed_steps_not_flagged():
+    """No false alarm where the method is stable: a non-normal linear system
+    whose |J v| is a thousand times its eigenvalues (x' = -x + 1000 y,
+    y' = -y: x = 1000 t e^-t), Van der Pol (mu = 10, 100) and Duffing's
+    chaotic and periodic orbits, with each fixed-step method at steps it
+    integrates stably, on the fast path and step by step: every system
+    finishes, and the non-normal one matches its exact solution."""
+    nonnormal = """x'=-x+1000*y
+y'=-y
+init x=0, y=1
+@ meth=%s, dt=%s, total=20
+%s
+done
+"""
+    vdp = """par mu=10
+x'=y
+y'=mu*(1-x^2)*y-x
+init x=2, y=0
+@ meth=%s, dt=%s, total=30
+scan mu = list(1, 10, 100)
+%s
+done
+"""
+    duffing = """par k=0.25, B=0.3
+y1'=y2
+y2'=y1-y1^3-k*y2+B*cos(t)
+@ meth=%s, dt=%s, total=100
+scan k = lin(0.05, 0.5, 10)
+%s
+done
+"""
+    steps = {"euler": (0.001, 1e-4, 0.001), "modeuler": (0.01, 0.001, 0.01), "rk4": (0.1, 0.002, 0.1)}
+    for meth, (h_nn, h_vdp, h_duf) in steps.items():
+        for path, extra in (("fast", ""), ("stepwise", "event never: x-1e6")):
+            extra_duffing = extra.replace("x-1e6", "y1-1e6")
+            r = run(build("stable_nn_%s_%s" % (meth, path), nonnormal % (meth, h_nn, extra)), "--fields", "x,y")
+            exact = 1000 * 20 * math.exp(-20)
+            check(list(r.status) == ["finished"] and abs(r["x"][0] - exact) < 0.02 * exact,
+                  "%s %s non-normal: %s x=%r exact %r" % (meth, path, list(r.status), r["x"][0], exact))
+            r = run(build("stable_vdp_%s_%s" % (meth, path), vdp % (meth, h_vdp, extra)), "--fields", "x")
+            check(list(r.status) == ["finished"] * 3, "%s %s van der pol: %s" % (meth, path, list(r.status)))
+            r = run(build("stable_duffing_%s_%s" % (meth, path), duffing % (meth, h_duf, extra_duffing)), "--fields", "y1")
+            check(list(r.status) == ["finished"] * 10, "%s %s duffing: %s" % (meth, path, list(r.status)))
 
 
 # ----------------------------------------------------------------------------- hooks, accessories, repetitions

@@ -418,6 +418,13 @@ def test_input_errors():
         (TypeError, r"progress must be None, True, False or a callable", lambda: m.scan({"k": k}, progress=3)),
         (ValueError, r"'k' is given twice", lambda: odegen.grid({"k": k}, k=k)),
         (ValueError, r"needs at least one", lambda: odegen.grid()),
+        # windows with nothing to integrate (issue 19): per system, and the options' own
+        (ValueError, r"empty window \(t1 <= t0, or not a number\) in 2 of 4 systems: 1, 3; e.g. system 1 has "
+                     r"t0 = 0.0, t1 = -1.0", lambda: m.scan({"k": k, "t1": [1, -1, 2, 0]})),
+        (ValueError, r"empty window .* in 1 of 1 systems: 0; e.g. system 0 has t0 = 5.0, t1 = 5.0",
+         lambda: m.run({"t0": 5, "t1": 5})),
+        (odegen.OdegenError, r"empty window .*t0 \+ total is t0 in double precision",
+         lambda: m.run(options={"t0": 1e17, "total": 6.0})),
     ]
     for kind, pattern, fn in cases:
         expect(kind, pattern, fn)

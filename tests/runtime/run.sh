@@ -167,6 +167,10 @@ expect 2 "$E bad value in --set maxsteps=5e9: maxsteps must be at most 399999999
 expect 2 "$E bad value 'inf' in --set bound=inf: not a finite number" --set bound=inf
 expect 2 "$E bad value 'x' in --set dt=x: not a number" --set dt=x
 expect 2 "$E bad --set: dtmin (2) is larger than dtmax (1)" --set dtmax=1 --set dtmin=2
+# a window with nothing to integrate in double precision (issue 19, D10 a): refused before anything runs
+expect 2 "$E bad --set: t0 + total is t0 in double precision: total=6.283185307179586 is too short for t0=1e17 (numbers near it are 16.0 apart)" --set t0=1e17
+expect 2 "$E bad --set: a step of dt=0.01 does not move t in double precision in the window [1e17, 1.00000000000001e17] (numbers near 1.00000000000001e17 are 16.0 apart)" --set t0=1e17 --set total=1000
+expect 2 "$E bad --set: a step of dt=1e-7 does not move t in double precision in the window [1e10, 10000000006.283186] (numbers near 10000000006.283186 are 1.9073486328125e-6 apart)" --set t0=1e10 --set dt=1e-7
 expect 2 "$E unknown name 'dtt' in --set; did you mean 'dt'?" --set dtt=0.1
 expect 2 "$E unknown name 'totl' in --set; did you mean 'total'?" --set totl=3
 expect 2 "$E unknown name 'y' in --set; did you mean 'y1'?" --set y=3

@@ -108,8 +108,9 @@ static void test_metadata(void)
     model_default_repeat(&tr, &rec);
     CHECK(tr == 1024 && rec == 32);
 
-    static const char *const st[] = {"ready", "finished", "event", "equilibrium", "maxsteps", "bound", "nan",
-                                     "singular", "zeno"};
+    static const char *const st[] = {"ready", "finished", "event",  "equilibrium", "maxsteps", "bound",
+                                     "nan",   "singular", "zeno", "empty",       "unstable"};
+    CHECK(sizeof st / sizeof *st == MODEL_NSTATUS);
     for (int k = 0; k < MODEL_NSTATUS; k++) CHECK_STR(model_status_name(k), st[k]);
     CHECK_STR(model_status_name(MODEL_NSTATUS), "unknown");
     CHECK_STR(model_status_name(-1), "unknown");
@@ -270,6 +271,64 @@ static void test_values(void)
     model_solver_free(s);
 }
 
+/* ------------------------------------------------------------------ windows */
+
+/* A window with nothing to integrate is refused before anything runs, with
+ * the systems it concerns, whatever order t0 and t1 were set in; so is a time
+ * that is not a finite number.  (A window that the model itself empties ends
+ * with the status `empty`: tests/numerics.) */
+static void test_windows(void)
+{
+    model_solver *s = cpu_solver(6);
+    double v = 0;
+    CHECK_RC(model_solver_set(s, MODEL_KIND_T1, 0, 2, 0.0), MODEL_OK);   /* [0, 0] */
+    CHECK_RC(model_solver_set(s, MODEL_KIND_T1, 0, 4, -1.0), MODEL_OK);  /* [0, -1] */
+    CHECK_RC(model_solver_run(s), MODEL_ERR_ARG);
+    CHECK_STR(model_solver_error(s), "model_solver_run: 2 systems with an empty window (2, 4), nothing integrated; "
+                                     "system 2: the window [0.0, 0.0] is empty: t1 must be after t0");
+    CHECK_RC(model_solver_scan(s, 0, 1, NULL, NULL), MODEL_ERR_ARG);
+    CHECK_SAME(get(s, MODEL_KIND_STEPS, 0, 0), 0.0);                      /* nothing ran */
+    CHECK_RC(model_solver_set(s, MODEL_KIND_STATUS, 0, 4, MODEL_STATUS_BOUND), MODEL_OK);   /* sticky: skipped */
+    CHECK_RC(model_solver_set(s, MODEL_KIND_T1, 0, 2, 5.0), MODEL_OK);
+    CHECK_RC(model_solver_run(s), MODEL_OK);
+    CHECK_SAME(get(s, MODEL_KIND_STATUS, 0, 2), MODEL_STATUS_FINISHED);
+    CHECK_SAME(get(s, MODEL_KIND_STATUS, 0, 4), MODEL_STATUS_BOUND);
+    /* t0 moved past t1, then t1 after it: checked when run, not when set */
+    CHECK_RC(model_solver_set(s, MODEL_KIND_T0, 0, MODEL_ALL_SYSTEMS, 100.0), MODEL_OK);
+    CHECK_RC(model_solver_set(s, MODEL_KIND_T1, 0, MODEL_ALL_SYSTEMS, 101.0), MODEL_OK);
+    CHECK_RC(model_solver_set(s, MODEL_KIND_T, 0, MODEL_ALL_SYSTEMS, 100.0), MODEL_OK);
+    CHECK_RC(model_solver_run(s), MODEL_OK);
+    CHECK_SAME(get(s, MODEL_KIND_T, 0, 0), 101.0);
+    /* a fixed step that does not move t there (RK4, dt = 0.01) */
+    CHECK_RC(model_solver_set(s, MODEL_KIND_T0, 0, 5, 1e17), MODEL_OK);
+    CHECK_RC(model_solver_set(s, MODEL_KIND_T1, 0, 5, 1e17 + 1024.0), MODEL_OK);
+    CHECK_RC(model_solver_run(s), MODEL_ERR_ARG);
+    CHECK_STR(model_solver_error(s), "model_solver_run: 1 system with an empty window (5), nothing integrated; system 5: a "
+                                     "step of dt=0.01 does not move t in double precision in the window [1e17, "
+                                     "1.0000000000000102e17] (numbers near 1.0000000000000102e17 are 16.0 apart)");
+    CHECK_RC(model_solver_set(s, MODEL_KIND_T0, 0, 5, 1e3), MODEL_OK);
+    CHECK_RC(model_solver_set(s, MODEL_KIND_T1, 0, 5, 1e3 + 1.0), MODEL_OK);
+    CHECK_RC(model_solver_run(s), MODEL_OK);
+    /* times that are not numbers */
+    CHECK_RC(model_solver_set(s, MODEL_KIND_T1, 0, 0, INFINITY), MODEL_ERR_ARG);
+    CHECK_STR(model_solver_error(s), "model_solver_set: t1 = inf: a time must be a finite number");
+    CHECK_RC(model_solver_set(s, MODEL_KIND_T0, 0, 0, NAN), MODEL_ERR_ARG);
+    CHECK_RC(model_solver_get(s, MODEL_KIND_T0, 0, 0, &v), MODEL_OK);
+    CHECK_SAME(v, 100.0);
+    model_pool pool;
+    CHECK_RC(model_pool_create(&pool, 3), MODEL_OK);
+    pool.t1[1] = NAN;
+    CHECK_RC(model_solver_load(s, &pool, 0, 0, 3), MODEL_ERR_ARG);
+    CHECK_STR(model_solver_error(s), "model_solver_load: pool window of entry 1 is [0, nan]: a time must be a finite number");
+    pool.t1[1] = -2.0;   /* [0, -2]: loaded, refused when run */
+    CHECK_RC(model_solver_load(s, &pool, 0, 0, 3), MODEL_OK);
+    CHECK_RC(model_solver_run(s), MODEL_ERR_ARG);
+    CHECK_STR(model_solver_error(s), "model_solver_run: 1 system with an empty window (1), nothing integrated; system 1: "
+                                     "the window [0.0, -2.0] is empty: t1 must be after t0");
+    model_pool_destroy(&pool);
+    model_solver_free(s);
+}
+
 /* ------------------------------------------------------------------ pools */
 
 static void test_pools(void)
@@ -361,9 +420,9 @@ static void test_pools(void)
         CHECK_SAME(get(c, MODEL_KIND_ACC, MODEL_ACC_YMAX, i), get(s, MODEL_KIND_ACC, MODEL_ACC_YMAX, i));
     }
     /* A pool status that is not a status is refused. */
-    out.status[3] = 9;
+    out.status[3] = MODEL_NSTATUS;
     CHECK_RC(model_solver_load(c, &out, 2, 0, 4), MODEL_ERR_ARG);
-    CHECK_STR(model_solver_error(c), "model_solver_load: pool status of entry 3 is 9: not a status");
+    CHECK_STR(model_solver_error(c), "model_solver_load: pool status of entry 3 is 10: not a status");
     model_solver_free(c);
     model_solver_free(s);
     model_pool_destroy(&out);
@@ -916,6 +975,7 @@ int main(void)
     test_metadata();
     test_create_errors();
     test_values();
+    test_windows();
     test_pools();
     test_run_vs_scan();
     test_columns_stop_scan_lines();
