@@ -240,7 +240,8 @@ const char *model_status_name(int status)
 }
 
 /* The field codes run states, aux, accessories, parameters, derived, t, t0,
- * t1, lyap1 … lyapN, period (the generator's ode_field_names). */
+ * t1, lyap1 … lyapN, lyap_trace_err (N = n), period (the generator's
+ * ode_field_names). */
 int model_field_about(int code, const char **kind, const char **meaning, const char **comment, const char **units)
 {
     static const struct { int count; const char *kind, *meaning, *comment, *units; } groups[] = {
@@ -255,6 +256,10 @@ int model_field_about(int code, const char **kind, const char **meaning, const c
         {ODE_NLYAP, "lyapunov", "Lyapunov exponent per unit time",
          "averaged over the recorded integrations so far (the last rep: over all of them); NaN where a tangent "
          "vector was lost or the system failed", ""},
+        {ODE_NLYAP > 0 && ODE_NLYAP == ODE_NSTATE, "lyapunov", "sum of the Lyapunov exponents less the mean trace of the "
+         "Jacobian along the orbit (0 for the exact flow)",
+         "per unit time, over the recorded integrations so far; the error of the tangent integration: beyond 1e-3 of "
+         "the spectrum (sum of |lyapK|, plus 1/T), the smallest exponents are not to be trusted", ""},
         {ODE_PERIOD_FIELD, "period", "period of the orbit in integrations",
          "the smallest p for which the recorded integrations repeat within tol; 0 where none up to max was found "
          "(chaos, quasi-periodicity, a period not yet seen twice, a failed system)", "1"},

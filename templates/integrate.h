@@ -107,6 +107,34 @@ ODE_HD static ODE_INLINE int ode_at_rest(const OdeOptions *ode_opt, ode_real h, 
 
 /* ------------------------------------------------------------------ one integration */
 
+#if ODE_FAST
+/* One step of the fast path: the trial (and the tangent vectors' step) over
+ * h, the bound test accumulated in *inside, the state moved on; with
+ * suspect (the block's last step), the stability test of its stages too,
+ * while they are at hand. */
+ODE_HD static ODE_INLINE void ode_fast_step(OdeSystem *s, const OdeOptions *ode_opt, ode_real h, OdeStages *st,
+                                            OdeTrigStep *ts, int *inside, const void *sb, int *suspect)
+{
+    (void)ode_opt;
+    ode_real yb[ODE_ALLOC(ODE_NSTATE)], unused[ODE_ALLOC(ODE_NSTATE)];
+    ode_trial(s, s->t, h, s->y, 0, st, yb, unused, ts);
+#if ODE_NLYAP > 0
+    ode_tangent_rk_step(s, s->t, h, s->y, st, ts);
+#endif
+#if ODE_STAB
+    if (suspect) *suspect = ode_stab_suspect((const OdeStab *)sb, h, st, s->y);
+#else
+    (void)sb;
+    (void)suspect;
+#endif
+    ODE_FOR_STATES(i) {
+        *inside &= ode_fabs(yb[i]) <= ODE_OPT_BOUND;
+        s->y[i] = yb[i];
+    }
+    s->t += h;
+}
+#endif
+
 /* Integrates s from s->t0 to s->t1 (or to a stop) with the run-time options
  * ode_opt (options.h: ODE_OPT_DT, … read them) and leaves its status; the
  * `save` samples go to sink (slot < 0: none are taken). */
@@ -222,27 +250,20 @@ ODE_HD static ODE_INLINE void ode_integrate_sampled(OdeSystem *s, const OdeOptio
             const ode_real lsave[2] = {s->lspread, s->lgrow};
             const double ltr_save = s->ltr;
 #endif
-            for (int k = 0; k < ODE_FAST_BLOCK; k++) {
-                ode_real yb[ODE_ALLOC(ODE_NSTATE)], unused[ODE_ALLOC(ODE_NSTATE)];
-                ode_trial(s, s->t, h, s->y, 0, &st, yb, unused, &ts);
-#if ODE_NLYAP > 0
-                ode_tangent_rk_step(s, s->t, h, s->y, &st, &ts);
-#endif
+            /* (the block's last step apart: the stability test reads its stages) */
+            for (int k = 0; k < ODE_FAST_BLOCK - 1; k++) ode_fast_step(s, ode_opt, h, &st, &ts, &inside, 0, 0);
 #if ODE_STAB
-                if (k == ODE_FAST_BLOCK - 2) ode_stab_keep(&sb, h, &st);   /* (Euler's last-but-one f) */
-#endif
-                ODE_FOR_STATES(i) {
-                    inside &= ode_fabs(yb[i]) <= ODE_OPT_BOUND;
-                    s->y[i] = yb[i];
-                }
-                s->t += h;
-            }
-#if ODE_STAB
-            if (inside && ode_stab_suspect(&sb, h, &st, s->y)) {
+            ode_stab_keep(&sb, h, &st);    /* (Euler: f at the last step's start) */
+            int suspect = 0;
+            ode_fast_step(s, ode_opt, h, &st, &ts, &inside, &sb, &suspect);
+            if (inside && suspect) {
                 inside = 0;                /* redone step by step, where ode_stab_step decides */
                 slow = ODE_FAST_BLOCK - 1;
             }
-            ode_stab_forget(&sb);
+            if (inside) ode_stab_unchecked(&sb);
+            else ode_stab_forget(&sb);
+#else
+            ode_fast_step(s, ode_opt, h, &st, &ts, &inside, 0, 0);
 #endif
             if (inside) {
                 whole -= ODE_FAST_BLOCK;
@@ -405,11 +426,17 @@ ODE_HD static ODE_INLINE void ode_integrate_sampled(OdeSystem *s, const OdeOptio
 #if ODE_NEVENT > 0
         if (fired) {
             have_f = 0;                    /* a shorter step or a reset: f(t, y) is computed afresh */
+#if ODE_STAB
+            ode_real ypre[ODE_ALLOC(ODE_NSTATE)];   /* (a reset starts the stage differences afresh) */
+            ODE_FOR_STATES(i) ypre[i] = s->y[i];
+#endif
             fired = ode_fire(s, fired, gn, &stop);   /* (with the globals they carried across zero) */
             ar.armed &= ~fired;
             ar.back &= ~fired;
 #if ODE_STAB
-            ode_stab_forget(&sb);          /* a reset: the next step's differences start afresh */
+            int reset = 0;
+            ODE_FOR_STATES(i) reset |= s->y[i] != ypre[i];
+            if (reset) ode_stab_forget(&sb);
 #endif
         }
         /* evsteps: steps in one event's zone with the system at rest (see

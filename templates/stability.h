@@ -39,11 +39,11 @@
  * stages at different times, so their ẑ includes f's change in time (the
  * tests show no false alarm on forced models; (3) is what guards).
  *
- * Cost: on the fast path of integrate.h only (1) is tested, once per block
- * of ODE_FAST_BLOCK steps, on the block's last step (a block that fails it is
- * redone step by step, as one that fails the bound); elsewhere (1) at every
- * step, (2) and (3) when (1) holds.  -DODE_STABILITY_CHECK=0 turns it off
- * (for measuring).
+ * Cost: on the fast path of integrate.h only (1) is tested, in max norms,
+ * once per block of ODE_FAST_BLOCK steps, on the block's first step (a block
+ * that fails it is redone step by step, as one that fails the bound);
+ * elsewhere (1) at every step, (2) and (3) when (1) holds.
+ * -DODE_STABILITY_CHECK=0 turns it off (for measuring).
  */
 #ifndef ODE_STABILITY_H
 #define ODE_STABILITY_H
@@ -77,7 +77,7 @@ ODE_HD static ODE_INLINE int ode_stab_stage(void)
 
 /* What the check carries from one step to the next. */
 typedef struct OdeStab {
-    ode_real d2;                             /* |Δy|² at the last step checked (0: none to compare with) */
+    ode_real dmax;                           /* max_i |Δy_i| at the last step checked (0: none to compare with) */
     int run;                                 /* suspect steps in a row */
 #if ODE_NSTAGE == 1
     ode_real kprev[ODE_ALLOC(ODE_NSTATE)];   /* Euler: f at the last step's start, and its h (0: none) */
@@ -87,7 +87,7 @@ typedef struct OdeStab {
 
 ODE_HD static ODE_INLINE void ode_stab_init(OdeStab *sb)
 {
-    sb->d2 = ODE_R(0.0);
+    sb->dmax = ODE_R(0.0);
     sb->run = 0;
 #if ODE_NSTAGE == 1
     sb->hprev = ODE_R(0.0);
@@ -95,11 +95,14 @@ ODE_HD static ODE_INLINE void ode_stab_init(OdeStab *sb)
 #endif
 }
 
-/* Steps were taken without being checked (a fast block, an event's reset):
- * the next check has nothing to compare its growth with. */
+/* Steps were taken without ode_stab_step (a fast block): the next check has
+ * no growth to compare with. */
+ODE_HD static ODE_INLINE void ode_stab_unchecked(OdeStab *sb) { sb->dmax = ODE_R(0.0); }
+
+/* Moreover the state was reset, or steps undone: Euler's last f is gone. */
 ODE_HD static ODE_INLINE void ode_stab_forget(OdeStab *sb)
 {
-    sb->d2 = ODE_R(0.0);
+    sb->dmax = ODE_R(0.0);
 #if ODE_NSTAGE == 1
     sb->hprev = ODE_R(0.0);
 #endif
@@ -119,49 +122,66 @@ ODE_HD static ODE_INLINE void ode_stab_keep(OdeStab *sb, ode_real h, const OdeSt
 #endif
 }
 
-/* Δy·Δy, Δk·Δk and Δk·Δy of the step over h whose stages st holds; 0 when
+/* Δy / hd and Δk of the step over h whose stages st holds (hd: h, or
+ * Euler's last step; the stage inputs' difference is h Σ_l w_l k_l); 0 when
  * there is nothing to compare (Euler's first step). */
-ODE_HD static ODE_INLINE int ode_stab_diffs(const OdeStab *sb, ode_real h, const OdeStages *st, ode_real *yy,
-                                            ode_real *kk, ode_real *ky)
+ODE_HD static ODE_INLINE int ode_stab_differences(const OdeStab *sb, ode_real h, const OdeStages *st, ode_real *u,
+                                                  ode_real *dk, ode_real *hd)
 {
-    *yy = *kk = *ky = ODE_R(0.0);
 #if ODE_NSTAGE == 1
     (void)h;
     if (!(sb->hprev > ODE_R(0.0))) return 0;
+    *hd = sb->hprev;
     ODE_FOR_STATES(i) {
-        const ode_real dy = sb->hprev * sb->kprev[i], dk = st->k[0][i] - sb->kprev[i];
-        *yy += dy * dy;
-        *kk += dk * dk;
-        *ky += dk * dy;
+        u[i] = sb->kprev[i];
+        dk[i] = st->k[0][i] - sb->kprev[i];
     }
 #else
     (void)sb;
+    *hd = h;
     const ode_real a[ODE_NK][ODE_NK] = ODE_TAB(A);
     const int j = ode_stab_stage();
     ODE_FOR_STATES(i) {
-        ode_real dy = ODE_R(0.0);
+        u[i] = ODE_R(0.0);
         ODE_UNROLL for (int l = 0; l < ODE_NSTAGE - 1; l++) {
             const ode_real w = (l < j ? a[j][l] : ODE_R(0.0)) - (l < j - 1 ? a[j - 1][l] : ODE_R(0.0));
-            if (w != ODE_R(0.0)) dy += w * st->k[l][i];   /* (constants: the zeros vanish) */
+            if (w != ODE_R(0.0)) u[i] += w * st->k[l][i];   /* (constants: the zeros vanish) */
         }
-        dy *= h;
-        const ode_real dk = st->k[j][i] - st->k[j - 1][i];
-        *yy += dy * dy;
-        *kk += dk * dk;
-        *ky += dk * dy;
+        dk[i] = st->k[j][i] - st->k[j - 1][i];
     }
 #endif
     return 1;
 }
 
-/* (1): h ρ beyond the gate, the differences above rounding (y: the state
- * the step started from, or near it). */
-ODE_HD static ODE_INLINE int ode_stab_beyond(ode_real h, ode_real yy, ode_real kk, const ode_real *y)
+ODE_HD static ODE_INLINE ode_real ode_stab_larger(ode_real a, ode_real b) { return a > b ? a : b; }
+
+/* (1) in max norms, without a division: h max|Δk_i| √n > G max|Δy_i|
+ * holds wherever h |Δk| > G |Δy| does, and max|Δy_i| > 1024 ε max|y_i|
+ * wherever the rounding floor's 2-norm form does (ode_stab_step then tests
+ * the 2-norm forms).  *um: max|Δy_i| / hd. */
+ODE_HD static ODE_INLINE int ode_stab_gate(ode_real h, ode_real hd, const ode_real *u, const ode_real *dk,
+                                           const ode_real *y, ode_real *um)
 {
-    ode_real y2 = ODE_R(0.0);
-    ODE_FOR_STATES(i) y2 += y[i] * y[i];
-    const ode_real G = (ode_real)ODE_TAB(STAB_GATE);
-    return h * h * kk > G * G * yy && yy > ODE_STAB_FLOOR * ODE_STAB_FLOOR * y2;
+    ode_real km = ODE_R(0.0);
+    *um = ODE_R(0.0);
+    ODE_FOR_STATES(i) {
+        *um = ode_stab_larger(*um, ode_fabs(u[i]));
+        km = ode_stab_larger(km, ode_fabs(dk[i]));
+    }
+    const ode_real G = (ode_real)ODE_TAB(STAB_GATE), rootn = ode_sqrt((ode_real)ODE_NSTATE);
+    if (!(h * km * rootn > G * hd * *um)) return 0;
+    ode_real ym = ODE_R(0.0);
+    ODE_FOR_STATES(i) ym = ode_stab_larger(ym, ode_fabs(y[i]));
+    return hd * *um > ODE_STAB_FLOOR * ym;
+}
+
+/* The fast path's test, once per block on its last step (y: the state at
+ * its end): whether the block must be redone step by step, where
+ * ode_stab_step decides. */
+ODE_HD static ODE_INLINE int ode_stab_suspect(const OdeStab *sb, ode_real h, const OdeStages *st, const ode_real *y)
+{
+    ode_real u[ODE_ALLOC(ODE_NSTATE)], dk[ODE_ALLOC(ODE_NSTATE)], hd, um;
+    return ode_stab_differences(sb, h, st, u, dk, &hd) && ode_stab_gate(h, hd, u, dk, y, &um);
 }
 
 /* |R(z)|² at z = x + iy: the method's stages on y' = λ y, hλ = z. */
@@ -184,29 +204,41 @@ ODE_HD static ODE_INLINE ode_real ode_stab_amplification2(ode_real x, ode_real y
     return rr * rr + ri * ri;
 }
 
-/* The fast path's test, once per block on its last step: whether the block
- * must be redone step by step (where ode_stab_step decides). */
-ODE_HD static ODE_INLINE int ode_stab_suspect(const OdeStab *sb, ode_real h, const OdeStages *st, const ode_real *y)
-{
-    ode_real yy, kk, ky;
-    return ode_stab_diffs(sb, h, st, &yy, &kk, &ky) && ode_stab_beyond(h, yy, kk, y);
-}
-
 /* Every step elsewhere (the step over h from y, its stages in st): 1 when
- * this step makes ODE_STAB_RUN suspect steps in a row. */
+ * this step makes ODE_STAB_RUN suspect steps in a row.  Where the max-norm
+ * gate holds: (1) in 2-norms, (2) and (3), on the differences scaled by
+ * max|Δy_i| (their squares then stay finite whatever the state's size: a
+ * float state near 1e38); the growth g in max norms. */
 ODE_HD static ODE_INLINE int ode_stab_step(OdeStab *sb, ode_real h, const OdeStages *st, const ode_real *y)
 {
-    ode_real yy, kk, ky;
-    if (!ode_stab_diffs(sb, h, st, &yy, &kk, &ky)) return 0;
-    int suspect = 0;
-    if (ode_stab_beyond(h, yy, kk, y) && sb->d2 > ODE_R(0.0) && yy >= sb->d2) {
-        const ode_real x = h * ky / yy, r2 = h * h * kk / yy;   /* Re ẑ, |ẑ|² */
-        const ode_real a2 = ode_stab_amplification2(x, ode_sqrt(ode_fmax(r2 - x * x, ODE_R(0.0))));
-        const ode_real e = x > ODE_R(-0.6931471805599453) ? ODE_R(2.0) * ode_exp_det(x) : ODE_R(1.0);
-        const ode_real g2 = yy / sb->d2;
-        suspect = a2 >= e * e && g2 > ODE_R(0.25) * a2 && g2 < ODE_R(4.0) * a2;
+    ode_real u[ODE_ALLOC(ODE_NSTATE)], dk[ODE_ALLOC(ODE_NSTATE)], hd, um = ODE_R(0.0);
+    if (!ode_stab_differences(sb, h, st, u, dk, &hd)) {
+        sb->dmax = ODE_R(0.0);
+        sb->run = 0;
+        return 0;
     }
-    sb->d2 = yy;
+    int suspect = 0;
+    const int gate = ode_stab_gate(h, hd, u, dk, y, &um);
+    const ode_real dmax = hd * um;                                      /* max|Δy_i| */
+    if (gate && sb->dmax > ODE_R(0.0) && ode_finite(dmax)) {
+        const ode_real inv = ODE_R(1.0) / dmax;
+        ode_real yy = ODE_R(0.0), kk = ODE_R(0.0), ky = ODE_R(0.0), yn = ODE_R(0.0);
+        ODE_FOR_STATES(i) {
+            const ode_real p = hd * u[i] * inv, q = dk[i] * inv, w = y[i] * inv;
+            yy += p * p;
+            kk += q * q;
+            ky += q * p;
+            yn += w * w;
+        }
+        const ode_real G = (ode_real)ODE_TAB(STAB_GATE);
+        const ode_real g = dmax / sb->dmax, g2 = g * g;                 /* the growth since the last step */
+        const ode_real x = h * ky / yy, r2 = h * h * kk / yy;           /* Re ẑ, |ẑ|² */
+        const ode_real a2 = ode_stab_amplification2(x, ode_sqrt(ode_stab_larger(r2 - x * x, ODE_R(0.0))));
+        const ode_real e = x > ODE_R(-0.6931471805599453) ? ODE_R(2.0) * ode_exp_det(x) : ODE_R(1.0);
+        suspect = r2 > G * G && yy > ODE_STAB_FLOOR * ODE_STAB_FLOOR * yn && g2 >= ODE_R(1.0) && a2 >= e * e &&
+                  g2 > ODE_R(0.25) * a2 && g2 < ODE_R(4.0) * a2;
+    }
+    sb->dmax = dmax;
     sb->run = suspect ? sb->run + 1 : 0;
     return sb->run >= ODE_STAB_RUN;
 }

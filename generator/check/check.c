@@ -200,6 +200,7 @@ Model *check_program(const Program *prog, int precision)
     if (!m->nfield) {   /* the default record: the states, and what lyapunov and period compute */
         for (int i = 0; i < m->nstate; i++) PUSH(m->fields, m->nfield, m->states[i]);
         for (int k = 0; k < m->nlyap; k++) PUSH(m->fields, m->nfield, m->lyap_fields[k]);
+        if (m->lyap_trace_field) PUSH(m->fields, m->nfield, m->lyap_trace_field);
         if (m->period_field) PUSH(m->fields, m->nfield, m->period_field);
         if (m->attractor_field) PUSH(m->fields, m->nfield, m->attractor_field);
     }

@@ -248,6 +248,7 @@ typedef struct Model {
     int nlyap;
     double lyap_every;       /* re-orthonormalise every T as well (0: at the ends of integrations only) */
     Symbol **lyap_fields;    /* lyap1 … lyapN (SYM_LYAP, not in the symbol table) */
+    Symbol *lyap_trace_field;   /* lyap_trace_err when N is the number of states (SYM_LYAP, index N), or NULL */
     Loc lyap_loc;
     /* `period [of=…] [, tol=…] [, max=…]` (period_field NULL: none) */
     Symbol *period_field;    /* SYM_PERIOD, not in the symbol table */

@@ -66,6 +66,10 @@ void check_lyapunov(Checker *c, Node *d)
     m->lyap_fields = arena_alloc(sizeof(Symbol *) * (size_t)m->nlyap);
     for (int k = 0; k < m->nlyap; k++)
         m->lyap_fields[k] = output_field(c, SYM_LYAP, arena_printf("lyap%d", k + 1), k, d->loc, "lyapunov");
+    /* With the whole spectrum, the error of its sum against the mean trace of
+     * the Jacobian (templates/tangent.h). */
+    if (m->nlyap == m->nstate)
+        m->lyap_trace_field = output_field(c, SYM_LYAP, "lyap_trace_err", m->nlyap, d->loc, "lyapunov");
 }
 
 /* The quantity a name of `record` or `period` stands for.  An aux may carry
@@ -190,11 +194,12 @@ void check_period(Checker *c, Node *d)
     m->period_field = output_field(c, SYM_PERIOD, "period", 0, d->loc, "period");
 }
 
-/* lyap1 … lyapN, period and attractor, where the statements make them. */
+/* lyap1 … lyapN, lyap_trace_err, period and attractor, where the statements make them. */
 static Symbol *statement_field(const Model *m, const char *name)
 {
     for (int k = 0; k < m->nlyap; k++)
         if (name_eq(m->lyap_fields[k]->name, name)) return m->lyap_fields[k];
+    if (m->lyap_trace_field && name_eq(name, "lyap_trace_err")) return m->lyap_trace_field;
     if (m->period_field && name_eq(name, "period")) return m->period_field;
     if (m->attractor_field && name_eq(name, "attractor")) return m->attractor_field;
     return NULL;
@@ -208,7 +213,11 @@ void check_record(Checker *c, Node *d)
                                                   BIT(SYM_DERIVED), m->fields, m->nfield);
         if (!s) s = statement_field(m, a->name);
         if (!s && m->lyap_loc.line && !strncasecmp(a->name, "lyap", 4)) {
-            if (m->nlyap)   /* (else lyapunov's own error said enough) */
+            if (m->nlyap && name_eq(a->name, "lyap_trace_err"))
+                error_at(a->loc, "'lyap_trace_err' is not computed: it needs the whole spectrum, lyapunov %d (the "
+                                 "states), and the lyapunov line (line %d) asks for %d", m->nstate, m->lyap_loc.line,
+                         m->nlyap);
+            else if (m->nlyap)   /* (else lyapunov's own error said enough) */
                 error_at(a->loc, "'%s' is not computed: the lyapunov line (line %d) gives lyap1 … lyap%d", a->name,
                          m->lyap_loc.line, m->nlyap);
             continue;

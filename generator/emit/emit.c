@@ -20,16 +20,6 @@
 
 /* ------------------------------------------------------------------ model constants */
 
-/* Whether a hook assigns t0 or t1 (the library then leaves the window's
- * check to the kernel: runtime/library.c). */
-static int hook_sets_window(const Hook *h)
-{
-    Refs r = {0}, assigned = {0};
-    refs_block(&r, &assigned, h->body);
-    for (int i = 0; i < assigned.n; i++)
-        if (assigned.s[i]->kind == SYM_WINDOW) return 1;
-    return 0;
-}
 
 /* `save every=DT [, systems=list(…)]`: ODE_SAVE and the defaults the
  * runner and the library start from. */
@@ -66,11 +56,11 @@ static void emit_option_defaults(Emitter *E)
 }
 
 /* Recordable fields: states, aux, accessories, parameters, derived, t, t0,
- * t1, then lyap1 … lyapN, period and attractor where the model computes them. */
+ * t1, then lyap1 … lyapN, lyap_trace_err (N = n), period and attractor where the model computes them. */
 static int field_count(const Model *m)
 {
-    return m->nstate + m->naux + m->nacc + m->nparam + m->nderived + 3 + m->nlyap + (m->period_field != NULL) +
-           (m->attractor_field != NULL);
+    return m->nstate + m->naux + m->nacc + m->nparam + m->nderived + 3 + m->nlyap + (m->lyap_trace_field != NULL) +
+           (m->period_field != NULL) + (m->attractor_field != NULL);
 }
 
 /* Which events follow XPPAUT's rules (templates/firing.h): the `global`s,
@@ -116,7 +106,7 @@ static void emit_constants(Emitter *E)
     emit_event_kinds(E);
     buf_printf(o, "#define ODE_HAS_ON_START %d\n#define ODE_HAS_ON_STEP %d\n#define ODE_HAS_ON_END %d\n",
                m->on_start.body != NULL, m->on_step.body != NULL, m->on_end.body != NULL);
-    buf_printf(o, "#define ODE_ON_START_WINDOW %d      /* on start assigns t0 or t1 */\n", hook_sets_window(&m->on_start));
+    buf_printf(o, "#define ODE_ON_START_WINDOW %d      /* on start assigns t0 or t1 */\n", block_sets_window(m->on_start.body));
     buf_printf(o, "#define ODE_DEFAULT_TRANSIENT %ld\n#define ODE_DEFAULT_RECORD %ld\n", m->transient, m->record);
     emit_save_constants(E);
     emit_lyapunov_constants(E);
@@ -521,8 +511,8 @@ int emit_field_code(const Model *m, const Symbol *s)
     case SYM_TIME: base = 0; break;
     case SYM_WINDOW: base = 1 + s->index; break;
     case SYM_LYAP: base = 3 + s->index; break;
-    case SYM_PERIOD: base = 3 + m->nlyap; break;
-    case SYM_ATTRACTOR: base = 3 + m->nlyap + (m->period_field != NULL); break;
+    case SYM_PERIOD: base = 3 + m->nlyap + (m->lyap_trace_field != NULL); break;
+    case SYM_ATTRACTOR: base = 3 + m->nlyap + (m->lyap_trace_field != NULL) + (m->period_field != NULL); break;
     default: break;
     }
     return m->nstate + m->naux + m->nacc + m->nparam + m->nderived + base;
@@ -564,6 +554,7 @@ static void emit_metadata(Emitter *E)
         for (int i = 0; i < counts[g]; i++) buf_printf(o, "\"%s\", ", groups[g][i]->name);
     buf_puts(o, "\"t\", \"t0\", \"t1\"");
     for (int k = 0; k < m->nlyap; k++) buf_printf(o, ", \"%s\"", m->lyap_fields[k]->name);
+    if (m->lyap_trace_field) buf_puts(o, ", \"lyap_trace_err\"");
     if (m->period_field) buf_puts(o, ", \"period\"");
     if (m->attractor_field) buf_puts(o, ", \"attractor\"");
     buf_puts(o, "};\n");
@@ -758,6 +749,7 @@ static void emit_header(Emitter *E)
                code + 1, up, code + 2);
     code += 3;
     for (int k = 0; k < m->nlyap; k++) buf_printf(o, ", %s_FIELD_LYAP%d = %d", up, k + 1, code++);
+    if (m->lyap_trace_field) buf_printf(o, ", %s_FIELD_LYAP_TRACE_ERR = %d", up, code++);
     if (m->period_field) buf_printf(o, ", %s_FIELD_PERIOD = %d", up, code++);
     if (m->attractor_field) buf_printf(o, ", %s_FIELD_ATTRACTOR = %d", up, code++);
     buf_puts(o, " };\n");

@@ -393,6 +393,15 @@ static void emit_statements(Emitter *E, const Node *stmts, int depth)
 }
 
 /* A hook's body: locals, statements in order, write-back. */
+bool block_sets_window(const Node *stmts)
+{
+    Refs r = {0}, assigned = {0};
+    refs_block(&r, &assigned, stmts);
+    for (int i = 0; i < assigned.n; i++)
+        if (assigned.s[i]->kind == SYM_WINDOW) return true;
+    return false;
+}
+
 void emit_block_body(Emitter *E, const Node *a, const Node *b, int event)
 {
     Refs r = {0}, assigned = {0};

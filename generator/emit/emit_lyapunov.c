@@ -64,6 +64,7 @@ void emit_statement_fields(Emitter *E, int code)
     Buf *o = E->out;
     for (int k = 0; k < m->nlyap; k++)
         buf_printf(o, "    case %d: return ode_lyap_value(ode_s, %d);   /* lyap%d */\n", code++, k, k + 1);
+    if (m->lyap_trace_field) buf_printf(o, "    case %d: return ode_lyap_trace_err(ode_s);\n", code++);
     if (m->period_field) buf_printf(o, "    case %d: return ode_period_value(ode_s);\n", code++);
     if (m->attractor_field)   /* the label: written by the host's grouping (runtime/attractor.c) */
         buf_printf(o, "    case %d: return (ode_real)NAN;   /* attractor */\n", code++);

@@ -72,6 +72,9 @@ void emit_loop_events(Emitter *E);
 void emit_loop_fields(Emitter *E);
 /* XPPAUT's network operators: a function per special (emit_specials.c). */
 void emit_specials(Emitter *E);
+/* Whether statements assign t0 or t1 (`on start`'s: runtime/library.c then
+ * leaves the window's check to the kernel). */
+bool block_sets_window(const Node *stmts);
 /* #line into the .ode file, and back into the generated one. */
 void to_user_line(Emitter *E, int line);
 void to_generated(Emitter *E);

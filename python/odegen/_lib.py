@@ -29,7 +29,7 @@ class Pool(ctypes.Structure):
 class Stats(ctypes.Structure):
     """model_stats."""
     _fields_ = [("steps", c_ulonglong), ("evals", c_ulonglong), ("count", c_long * NSTATUS),
-                ("kernel_seconds", c_double)]
+                ("kernel_seconds", c_double), ("lyap_trace_off", c_long)]
 
 
 class Attractor(ctypes.Structure):

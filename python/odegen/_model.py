@@ -198,9 +198,10 @@ class Result(_Table):
 
     Also: inputs (the values given per system, by name), axes and gridded(field) for a scan
     given as odegen.grid(…), counts (systems per final status), steps, evals, device,
-    seconds (wall time of the scan), kernel_seconds (integration only); save(path) writes
-    the runner's HDF5 layout (the scan's own dimensions, coordinates, what each field is,
-    provenance), to_xarray() the same as an xarray.Dataset."""
+    seconds (wall time of the scan), kernel_seconds (integration only), lyap_trace_off (`lyapunov N`
+    with N the number of states: systems whose lyap_trace_err is off, as the RuntimeWarning says);
+    save(path) writes the runner's HDF5 layout (the scan's own dimensions, coordinates, what each
+    field is, provenance), to_xarray() the same as an xarray.Dataset."""
 
     def __init__(self, model, arrays, codes, inputs, axes, stats, device, seconds, about=None):
         super().__init__(arrays, codes)
@@ -214,6 +215,7 @@ class Result(_Table):
         self.steps = stats["steps"]
         self.evals = stats["evals"]
         self.kernel_seconds = stats["kernel_seconds"]
+        self.lyap_trace_off = stats["lyap_trace_off"]
         self.device = device
         self.seconds = seconds
         self.attractors = None
@@ -837,6 +839,11 @@ class Model:
             if table:
                 table.free()
         about = self._about(values, systems, codes, transient, record, totals["options"], options)
+        if totals["lyap_trace_off"]:   # the runner's warning (runtime/runner.c)
+            warnings.warn("%s: in %d of %d systems the sum of the Lyapunov exponents is off the mean trace of the "
+                          "Jacobian by more than 10^-3 of the spectrum (field lyap_trace_err): the smallest exponents "
+                          "are not to be trusted; tighten toler and atoler, or bound dtmax"
+                          % (self.name, totals["lyap_trace_off"], n), RuntimeWarning, stacklevel=2)
         result = Result(self.name, out, status, systems.inputs(), systems.axes, totals, device,
                         time.monotonic() - start, about)
         result.attractors = attractors
@@ -908,7 +915,8 @@ class Model:
         description."""
         lib, n = self._lib, systems.n
         pool, keep = self._pool(systems, n, dict(options))
-        totals = {"count": [0] * _lib.NSTATUS, "steps": 0, "evals": 0, "kernel_seconds": 0.0, "options": ""}
+        totals = {"count": [0] * _lib.NSTATUS, "steps": 0, "evals": 0, "kernel_seconds": 0.0, "options": "",
+                  "lyap_trace_off": 0}
         device, s = "", None
         with _progress.Watch(self.name, n, progress) as watch:
             try:
@@ -944,6 +952,7 @@ class Model:
         totals["steps"] += st.steps
         totals["evals"] += st.evals
         totals["kernel_seconds"] += st.kernel_seconds
+        totals["lyap_trace_off"] += st.lyap_trace_off
 
     # ------------------------------------------------------------------ run
 

@@ -18,6 +18,11 @@ scan and short horizons.
    the valve) is computed with the same IEEE operations in the same order on
    both sides (the step-size controller avoids pow for this reason): the GPU
    must reproduce the CPU bit for bit.
+3. The statuses that say a number is not a result (issue 19): RK4, Euler and
+   Heun on x' = -lam (x - cos t) over lam from stable to far outside the
+   stability region (`unstable`, on the fast path and step by step), and a
+   window that `on end { t0 = t }` empties (`empty`): the same status in
+   every row on both sides, and the same values where finished.
 """
 import glob
 import os
@@ -101,9 +106,41 @@ def compare_exact(name):
     check(worst == 0, "%s built with -fmad=false: CPU and GPU differ (%s)" % (name, where))
 
 
+STATUSES = """par lam=1000
+x'=-lam*(x-cos(t))
+on end { t0 = t }
+@ meth=%s, dt=0.01, total=1
+scan lam = lin(100, 1200, 512)
+repeat transient=0, record=3
+%s
+done
+"""
+
+
+def test_statuses_unstable_empty():
+    for meth in ("rk4", "euler", "modeuler"):
+        for path, extra in (("fast", ""), ("stepwise", "event never: t-100")):
+            runner = build("agree_statuses_%s_%s" % (meth, path), STATUSES % (meth, extra), backend="gpu")
+            out = {}
+            for backend in ("cpu", "gpu"):
+                p = run_raw(runner, "--backend", backend, "--fields", "lam,x,t")
+                check(p.returncode == 0, "%s --backend %s: exit %d\n%s" % (meth, backend, p.returncode, p.stderr))
+                out[backend] = Result(p.stdout, p.stderr)
+            a, b = out["cpu"], out["gpu"]
+            check((a.status == b.status).all(), "%s %s: statuses differ in %d rows" % (meth, path, (a.status != b.status).sum()))
+            seen = sorted(set(a.status))
+            check("unstable" in seen and "empty" in seen and "finished" in seen, "%s %s: statuses %s" % (meth, path, seen))
+            ok = a.status == "finished"
+            worst = float(np.max(np.abs(a["x"][ok] - b["x"][ok])))
+            print("    %-8s %-8s statuses %s, the same on both sides; finished rows differ by %.2e at most"
+                  % (meth, path, ", ".join("%s %d" % (s, int((a.status == s).sum())) for s in seen), worst), flush=True)
+            check(worst <= 1e-12, "%s %s: finished values differ by %.3g" % (meth, path, worst))
+
+
 NAMES = [os.path.basename(p)[:-4] for p in sorted(glob.glob(os.path.join(ROOT, "models", "*.ode")))]
 TESTS = [("agreement_" + n, (lambda n: lambda: compare(n))(n)) for n in NAMES if n in ARGS]
 TESTS += [("bitwise_" + n, (lambda n: lambda: compare_exact(n))(n)) for n in EXACT]
+TESTS += [("statuses_unstable_empty", test_statuses_unstable_empty)]
 MISSING = [n for n in NAMES if n not in ARGS]
 
 if __name__ == "__main__":

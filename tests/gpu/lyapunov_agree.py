@@ -17,7 +17,11 @@ float:
   (lyap1 > 0.01) has a period on either side;
 - the valve over q in [0.2, 10] (128 values, 256 transient, 64 recorded):
   the same on its periodic orbits, with lyap1 = 0 (the flow's direction)
-  to 1e-6 on both sides.
+  to 1e-6 on both sides;
+- the trace identity (issue 19): Rössler (tests/lyapunov/rossler.ode), from 16
+  initial states, DOPRI5 at 1e-10 (lyap3 = -5.39 to 0.01, lyap_trace_err below
+  1e-3 of the spectrum, no warning) and at 1e-3 (lyap_trace_err above 1 and
+  the runner's warning for all 16 systems) on both sides.
 
 Run on a GPU machine: python3 tests/gpu/lyapunov_agree.py
 """
@@ -102,6 +106,34 @@ def test_valve():
     check(periodic.sum() > 60, "too few periodic values of q: %d" % periodic.sum())
     check(worst1 <= 1e-6, "GPU lyap1 on periodic orbits: %.3g" % worst1)
     check(worst2 <= 1e-4, "lyap2 on periodic orbits: CPU and GPU differ by %.3g" % worst2)
+
+
+ROSSLER = open(os.path.join(ROOT, "tests", "lyapunov", "rossler.ode")).read()   # lyapunov 3, every=1
+
+
+def test_trace_identity():
+    runner = build("agree_rossler", ROSSLER, backend="gpu")
+    for tol, loose in (("1e-10", False), ("1e-3", True)):
+        rows = {}
+        for backend in ("cpu", "gpu"):
+            p = run_raw(runner, "--backend", backend, "--scan", "x=lin(-2,2,16)", "--set", "toler=" + tol,
+                        "--set", "atoler=" + tol)
+            check(p.returncode == 0, "rossler --backend %s: exit %d\n%s" % (backend, p.returncode, p.stderr))
+            r = Result(p.stdout, p.stderr)
+            i = last_rows(r)
+            err, l3 = r["lyap_trace_err"][i], r["lyap3"][i]
+            size = np.abs(r["lyap1"][i]) + np.abs(r["lyap2"][i]) + np.abs(l3)
+            warned = "warning: in 16 of 16 systems the sum of the Lyapunov exponents" in p.stderr
+            print("    rossler toler=%s %s: lyap3 %.4f .. %.4f, |lyap_trace_err| %.2e .. %.2e, warning %s"
+                  % (tol, backend, l3.min(), l3.max(), np.abs(err).min(), np.abs(err).max(), warned), flush=True)
+            if loose:
+                check(np.all(np.abs(err) > 1) and warned, "%s at 1e-3: lyap_trace_err %s, warning %s" % (backend, err, warned))
+            else:
+                check(np.all(np.abs(l3 + 5.394) < 0.01), "%s: lyap3 %s" % (backend, l3))
+                check(np.all(np.abs(err) < 1e-3 * size) and "warning" not in p.stderr,
+                      "%s at 1e-10: lyap_trace_err %s; %s" % (backend, err, p.stderr))
+            rows[backend] = (r.status[i], err)
+        check((rows["cpu"][0] == rows["gpu"][0]).all(), "statuses differ")
 
 
 TESTS = [(n, f) for n, f in sorted(globals().items()) if n.startswith("test_")]

@@ -277,6 +277,43 @@ def expect(kind, pattern, fn):
     raise Failure("no %s (%s)" % (kind.__name__, pattern))
 
 
+def test_statuses_and_lyapunov_warning():
+    """The statuses that say a number is not a result (issue 19) reach Python as they reach the
+    runner's CSV: `unstable` (RK4 outside its stability region), `empty` (a window that `on
+    end` emptied), with their counts; and the runner's warning about the Lyapunov spectrum is
+    a RuntimeWarning (Rössler with DOPRI5 at 1e-3: lyap_trace_err about 3), with
+    result.lyap_trace_off; none at a tight tolerance."""
+    import warnings
+    d = work("statuses")
+    stiff = load(write(d, "stiff.ode", """\
+        par lam=1000
+        x'=-lam*(x-cos(t))
+        acc ends
+        on end { ends = ends + 1; t0 = t }
+        @ meth=rk4, dt=0.01, total=1
+        repeat transient=0, record=3
+        done
+        """))
+    r = stiff.scan({"lam": [1000.0, 1.0]}, fields=["x", "ends"], backend=BACKEND)
+    check(r.status.tolist() == [["unstable"] * 3, ["finished", "empty", "empty"]], "statuses %s" % r.status.tolist())
+    check(r.counts == {"unstable": 1, "empty": 1} and r["ends"][1].tolist() == [1, 1, 1],
+          "counts %s, on end ran %s times" % (r.counts, r["ends"][1]))
+    check(odegen.STATUS_NAMES[9:] == ("empty", "unstable"), "STATUS_NAMES %s" % (odegen.STATUS_NAMES,))
+    rossler = load(os.path.join(ROOT, "tests", "lyapunov", "rossler.ode"))   # DOPRI5 at 1e-3, every=1
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        r = rossler.scan(record=20, backend=BACKEND)
+    said = [str(w.message) for w in seen if issubclass(w.category, RuntimeWarning)]
+    check(r.lyap_trace_off == 1 and len(said) == 1 and "in 1 of 1 systems the sum of the Lyapunov exponents" in said[0],
+          "loose tolerance: lyap_trace_off %s, warnings %s" % (r.lyap_trace_off, said))
+    check(abs(r["lyap_trace_err"][0, -1]) > 1, "lyap_trace_err %r" % r["lyap_trace_err"][0, -1])
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        r = rossler.scan(record=20, backend=BACKEND, options={"toler": 1e-10, "atoler": 1e-10})
+    check(r.lyap_trace_off == 0 and not [w for w in seen if issubclass(w.category, RuntimeWarning)],
+          "tight tolerance: %s %s" % (r.lyap_trace_off, [str(w.message) for w in seen]))
+
+
 def test_model_errors():
     """A bad .ode file raises ModelError with the translator's text: file:line:col, the line,
     the caret; every error of the file; nothing is cached for it."""
