@@ -518,7 +518,13 @@ int model_solver_store_indexed(model_solver *solver, model_pool *pool, const lon
 /* One integration of every resident system over its window [t0, t1].  The
  * state, accessories and window carry over to the next run; a system whose
  * status is READY first evaluates its accessories' `acc` expressions; one in
- * status BOUND or NAN is skipped. */
+ * a sticky status (MAXSTEPS, BOUND, NAN, SINGULAR, UNSTABLE) is skipped.
+ * Windows set or loaded since the last run or scan are checked first, in the
+ * model's precision: one with t1 <= t0 (or, for a fixed-step method, where a
+ * step of dt does not move t) is MODEL_ERR_ARG, naming the systems, and
+ * nothing runs (unless the model's `on start` assigns t0 or t1: then such an
+ * integration ends with the status EMPTY, as one whose window the model's
+ * own `on end` emptied does). */
 int model_solver_run(model_solver *solver);
 
 /* The fields a scan records, by code (MODEL_FIELD_*, at most MODEL_NFIELD, 0

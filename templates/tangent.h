@@ -126,16 +126,16 @@ ODE_HD static ODE_INLINE void ode_tangent_stage(const ode_real *J, ode_real vt[O
  * a step of h (header). */
 ODE_HD static ODE_INLINE void ode_tangent_watch(OdeSystem *s, const ode_real *J, ode_real h)
 {
-    ode_real hi = J[0], lo = J[0];
+    ode_real hi = J[0], lo = J[0];   /* (comparisons, not fmax: no libm call on the CPU) */
     ODE_FOR_STATES(i) {
         ode_real r = ODE_R(0.0);
         ODE_FOR_STATES(k) if (k != i) r += ode_fabs(J[i * ODE_NSTATE + k] + J[k * ODE_NSTATE + i]);
-        const ode_real d = J[i * ODE_NSTATE + i];
-        hi = ode_fmax(hi, d + ODE_R(0.5) * r);
-        lo = ode_fmin(lo, d - ODE_R(0.5) * r);
+        const ode_real d = J[i * ODE_NSTATE + i], up = d + ODE_R(0.5) * r, down = d - ODE_R(0.5) * r;
+        hi = up > hi ? up : hi;
+        lo = down < lo ? down : lo;
     }
     s->lspread += h * (hi - lo);
-    s->lgrow += h * ode_fmax(ode_fabs(hi), ode_fabs(lo));
+    s->lgrow += h * (ode_fabs(hi) > ode_fabs(lo) ? ode_fabs(hi) : ode_fabs(lo));
 }
 
 /* Whether stage j's derivative enters the step: a weight, or a later stage's input. */

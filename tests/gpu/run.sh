@@ -3,7 +3,8 @@
 #   1. the numerics suites (tests/numerics: test_numerics, test_methods,
 #      test_events) on the GPU backend, 12 tests at a time
 #   2. the runtime library's tests, whose test_gpu compares GPU and CPU paths
-#   3. CPU against GPU for every model in models/ (tests/gpu/agreement.py)
+#   3. CPU against GPU for every model in models/, and the statuses `unstable` and
+#      `empty` on both (tests/gpu/agreement.py)
 #   4. issue 2's acceptance run: the full Duffing scan (tests/gpu/duffing_done.py)
 #   5. the Python package (tests/python) on the GPU
 #   6. the runner's output on the GPU: chunks, scans made on the device, HDF5, SIGTERM
@@ -19,8 +20,9 @@
 #      options, byte for byte; Python's options= (tests/options; one test at a
 #      time: its tests share builds)
 #  12. lyapunov and period: tests/lyapunov on the GPU (spectra, identities,
-#      impacts, periods; registers of n = N = 2, 3, 4), and the GPU against
-#      the CPU on the Duffing (k, B) map and the valve (tests/gpu/lyapunov_agree.py)
+#      impacts, periods, the trace identity and its warning; registers of n = N = 2,
+#      3, 4), and the GPU against the CPU on the Duffing (k, B) map, the valve and
+#      Rössler's trace identity (tests/gpu/lyapunov_agree.py)
 #  12b. attractors and basins: tests/attractors on the GPU (Lorenz-84 on a 64^3
 #      grid against 10^4 brute-force samples), and the GPU against the CPU
 #      (tests/gpu/attractors_agree.py)
