@@ -31,29 +31,13 @@ fi
 . bench/variants.sh
 
 pass=1
-printf '%-16s %-34s %-34s %10s %10s %6s %s\n' model "registers (run-time options)" "registers (constant)" \
-    "t run-time" "t const" ratio "same output"
-for case in duffing duffing_rkck45 keller_miksis; do
-    if [ "$case" = keller_miksis ]; then args=("${KM[@]}"); else args=("${DUFFING[@]}"); fi
-    if ! build "$case" runtime "" || ! build "$case" constant "-DODE_OPTIONS_CONSTANT=1"; then
-        echo "$case: build failed (see $OUT/$case-*/build.log)"
-        pass=0
-        continue
-    fi
-    rt=$OUT/$case-runtime/$case
-    ct=$OUT/$case-constant/$case
-    "$rt" --backend "$run_backend" --quiet "${args[@]}" -o "$OUT/$case-runtime.csv" &&
-        "$ct" --backend "$run_backend" --quiet "${args[@]}" -o "$OUT/$case-constant.csv" || pass=0
-    same=no
-    cmp -s "$OUT/$case-runtime.csv" "$OUT/$case-constant.csv" && same=yes
-    a=$(seconds "$rt" "${args[@]}")
-    b=$(seconds "$ct" "${args[@]}")
-    ratio=$(awk -v a="$a" -v b="$b" 'BEGIN { printf "%.3f", (b > 0 ? a / b : 0) }')
-    printf '%-16s %-34s %-34s %10s %10s %6s %s\n' "$case" "$(registers "$OUT/$case-runtime")" \
-        "$(registers "$OUT/$case-constant")" "$a" "$b" "$ratio" "$same"
-    [ "$same" = yes ] || pass=0
-    awk -v r="$ratio" 'BEGIN { exit !(r > 1.03) }' && pass=0
+row_format='%-16s %-34s %-34s %10s %10s %6s %s\n'
+printf "$row_format" model "registers (run-time options)" "registers (constant)" "t run-time" "t const" ratio \
+    "same output"
+for case in duffing duffing_rkck45; do
+    compare "$case" runtime "" constant "-DODE_OPTIONS_CONSTANT=1" 1.03 "${DUFFING[@]}"
 done
+compare keller_miksis runtime "" constant "-DODE_OPTIONS_CONSTANT=1" 1.03 "${KM[@]}"
 rm -f "$OUT/scratch.csv"
 [ "$pass" = 1 ] && echo "options: PASS" || echo "options: FAIL"
 [ "$pass" = 1 ]

@@ -30,29 +30,10 @@ fi
 . bench/variants.sh
 
 pass=1
-printf '%-10s %-34s %-34s %10s %10s %6s %s\n' model "registers (check)" "registers (no check)" \
-    "t check" "t none" ratio "same output"
-for case in duffing lorenz; do
-    if [ "$case" = lorenz ]; then args=("${LORENZ[@]}"); else args=("${DUFFING[@]}"); fi
-    if ! build "$case" check "" || ! build "$case" none "-DODE_STABILITY_CHECK=0"; then
-        echo "$case: build failed (see $OUT/$case-*/build.log)"
-        pass=0
-        continue
-    fi
-    with=$OUT/$case-check/$case
-    without=$OUT/$case-none/$case
-    "$with" --backend "$run_backend" --quiet "${args[@]}" -o "$OUT/$case-check.csv" &&
-        "$without" --backend "$run_backend" --quiet "${args[@]}" -o "$OUT/$case-none.csv" || pass=0
-    same=no
-    cmp -s "$OUT/$case-check.csv" "$OUT/$case-none.csv" && same=yes
-    a=$(seconds "$with" "${args[@]}")
-    b=$(seconds "$without" "${args[@]}")
-    ratio=$(awk -v a="$a" -v b="$b" 'BEGIN { printf "%.3f", (b > 0 ? a / b : 0) }')
-    printf '%-10s %-34s %-34s %10s %10s %6s %s\n' "$case" "$(registers "$OUT/$case-check")" \
-        "$(registers "$OUT/$case-none")" "$a" "$b" "$ratio" "$same"
-    [ "$same" = yes ] || pass=0
-    [ "${BENCH_QUICK:-0}" = 1 ] || { awk -v r="$ratio" 'BEGIN { exit !(r > 1.05) }' && pass=0; }
-done
+row_format='%-10s %-34s %-34s %10s %10s %6s %s\n'
+printf "$row_format" model "registers (check)" "registers (no check)" "t check" "t none" ratio "same output"
+compare duffing check "" none "-DODE_STABILITY_CHECK=0" 1.05 "${DUFFING[@]}"
+compare lorenz check "" none "-DODE_STABILITY_CHECK=0" 1.05 "${LORENZ[@]}"
 rm -f "$OUT/scratch.csv"
 [ "$pass" = 1 ] && echo "stability: PASS" || echo "stability: FAIL"
 [ "$pass" = 1 ]

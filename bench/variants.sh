@@ -42,3 +42,28 @@ seconds() {
     done
     echo "$best"
 }
+
+# compare MODEL A FLAGS_A B FLAGS_B LIMIT ARGS…: both builds, one line (the printf of the caller's
+# header: model, registers of each, times, ratio A/B, whether the outputs are the same bytes);
+# pass=0 when a build or a run fails, the outputs differ or the ratio exceeds LIMIT (not read
+# with BENCH_QUICK=1, whose sizes are too small to time).
+compare() {
+    local case=$1 va=$2 fa=$3 vb=$4 fb=$5 limit=$6
+    shift 6
+    if ! build "$case" "$va" "$fa" || ! build "$case" "$vb" "$fb"; then
+        echo "$case: build failed (see $OUT/$case-*/build.log)"
+        pass=0
+        return
+    fi
+    local bin_a=$OUT/$case-$va/$case bin_b=$OUT/$case-$vb/$case same=no a b ratio
+    "$bin_a" --backend "$run_backend" --quiet "$@" -o "$OUT/$case-$va.csv" &&
+        "$bin_b" --backend "$run_backend" --quiet "$@" -o "$OUT/$case-$vb.csv" || pass=0
+    cmp -s "$OUT/$case-$va.csv" "$OUT/$case-$vb.csv" && same=yes
+    a=$(seconds "$bin_a" "$@")
+    b=$(seconds "$bin_b" "$@")
+    ratio=$(awk -v a="$a" -v b="$b" 'BEGIN { printf "%.3f", (b > 0 ? a / b : 0) }')
+    printf "$row_format" "$case" "$(registers "$OUT/$case-$va")" "$(registers "$OUT/$case-$vb")" "$a" "$b" \
+        "$ratio" "$same"
+    [ "$same" = yes ] || pass=0
+    [ "${BENCH_QUICK:-0}" = 1 ] || { awk -v r="$ratio" -v l="$limit" 'BEGIN { exit !(r > l) }' && pass=0; }
+}
