@@ -199,7 +199,7 @@ ODE_HD static ODE_INLINE void ode_integrate_sampled(OdeSystem *s, const OdeOptio
 #if ODE_EVENTS_EXACT
     /* A `global 0` whose condition is zero where a run starts (firing.h),
      * unless this integration goes on from where the last one ended. */
-    if (!(resumes && t_last == s->t)) {
+    if (!empty && !(resumes && t_last == s->t)) {
         const ode_mask at_start = ode_exact_mask(s->t, g);
         int stop0 = 0;
         if (at_start) ode_fire(s, at_start, g, &stop0);
