@@ -649,7 +649,7 @@ int model_solver_saved(model_solver *solver, int rep, int system, int sample, do
  * Labels: 1, 2, … in the order the systems (by their index in the whole
  * scan) first meet each attractor, so a scan grouped chunk by chunk in order
  * gets the labels of one grouped at once; -1 escaped (status bound), 0
- * failed (nan, maxsteps, singular, zeno, or a non-finite compared quantity).  With
+ * failed (nan, maxsteps, singular, zeno, unstable, or a non-finite compared quantity).  With
  * slice > 0 the scan is cut into slices of `slice` consecutive systems (a
  * parameter's values, each with a basin of initial values): each slice is
  * grouped on its own, and an attractor met first in a slice takes the label

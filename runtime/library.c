@@ -265,7 +265,7 @@ int model_field_about(int code, const char **kind, const char **meaning, const c
          "(chaos, quasi-periodicity, a period not yet seen twice, a failed system)", "1"},
         {ODE_ATTRACTOR, "attractor", "label of the attractor the system ends on",
          "1, 2, ...: the attractor table's rows, numbered in the order the scan first meets them; -1: escaped "
-         "(bound); 0: failed (nan, maxsteps, singular, zeno); the same in every rep of a system", "1"},
+         "(bound); 0: failed (nan, maxsteps, singular, zeno, unstable); the same in every rep of a system", "1"},
     };
     if (code < 0 || code >= ODE_NFIELD) return MODEL_ERR_ARG;
     for (size_t g = 0; g < sizeof groups / sizeof *groups; g++) {
