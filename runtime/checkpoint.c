@@ -536,7 +536,7 @@ static int ode_ck_read(OdeCheckpoint *ck, int (*say)(const char *, ...))
             const char *at = strstr(statuses, name);
             ck->stats_resumed.count[k] = at ? atol(at + strlen(name)) : 0;
         }
-        ck->resumed_stats.lyap_trace_off = ode_ck_field(text, "lyap_trace_off", value, sizeof value) ? atol(value) : 0;
+        ck->stats_resumed.lyap_trace_off = ode_ck_field(text, "lyap_trace_off", value, sizeof value) ? atol(value) : 0;
         if (!ode_ck_field(text, "partial", ck->stale, sizeof ck->stale)) ck->stale[0] = 0;
         if (!ok || ck->resumed < 0 || ck->resumed > ck->systems || ck->replay_end < ODE_CK_ROWS_HEADER)
             status = say("checkpoint '%s' is damaged: remove it to start again", ck->path);
