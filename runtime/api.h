@@ -104,10 +104,12 @@ enum {
     MODEL_STATUS_EMPTY = 9,        /* the window was empty when the integration began (t1 <= t0 after
                                       `on start`, e.g. an `on end { t0 = t }` that moved t0 past t1):
                                       nothing was integrated */
-    MODEL_STATUS_UNSTABLE = 10     /* a fixed-step method left its stability region: the numbers grew
+    MODEL_STATUS_UNSTABLE = 10,    /* a fixed-step method left its stability region: the numbers grew
                                       far beyond what the equations allow (likewise sticky) */
+    MODEL_STATUS_HISTORY = 11      /* delay(x, tau) read a past the system does not hold: tau beyond
+                                      `@ delay`, or older than its ring of stored steps (likewise) */
 };
-#define MODEL_NSTATUS 11
+#define MODEL_NSTATUS 12
 
 /* Kinds of names and of per-system values.
  *  - model_count / model_name / model_index take STATE … FIELD.
@@ -205,7 +207,7 @@ int model_scan_line(int line, int *kind, int *index, long *count);
 double model_scan_value(int line, long i);
 
 /* "ready", "finished", "event", "equilibrium", "maxsteps", "bound", "nan", "singular", "zeno",
- * "empty", "unstable"; "unknown" for anything else. */
+ * "empty", "unstable", "history"; "unknown" for anything else. */
 const char *model_status_name(int status);
 
 /* What field `code` (MODEL_FIELD_*) holds, for outputs that describe

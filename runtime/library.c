@@ -415,6 +415,10 @@ static void ode_period_free(model_solver *s);
 #ifdef __CUDACC__
 static int ode_period_pull_fp(model_solver *s, OdeDevice *d);
 #endif
+/* delay(x, tau)'s rings (runtime/delay.c, appended after this file). */
+typedef struct OdeHistState OdeHistState;
+static int ode_hist_prepare(model_solver *s);
+static void ode_hist_free(model_solver *s);
 
 struct model_solver {
     int n;                     /* resident systems */
@@ -437,6 +441,7 @@ struct model_solver {
     OdeSaveState *save;        /* `save` samples (save.c); NULL until model_solver_set_save */
     double opt[ODE_NOPTION];   /* the run-time options (options.c); the solver's part is h.opt */
     OdePeriodState *period;    /* `period`'s ring (period.c); NULL until a launch records */
+    OdeHistState *hist;        /* delay's rings (delay.c); NULL until a launch */
     int ndev;
     /* Where each array is current (GPU backend): a bit per array. */
     unsigned host_stale;       /* the device holds newer values (a run wrote them) */
@@ -1115,6 +1120,7 @@ void model_solver_free(model_solver *s)
     if (!s) return;
     ode_save_free(s);                      /* before the devices it names */
     ode_period_free(s);
+    ode_hist_free(s);
 #ifdef __CUDACC__
     for (int k = 0; k < s->ndev; k++) ode_device_free(&s->dev[k]);
     free(s->dev);
@@ -1146,7 +1152,7 @@ int model_solver_estimate(long n, int ndevices, int record, int nfield, size_t *
     const double per_system = (3.0 + ODE_NSTATE + ODE_NPARAM + ODE_NACC) * r + sizeof(int) +
                               2.0 * sizeof(unsigned long long) +
                               (double)record * ((nfield > 0 ? nfield : 1) * r + sizeof(int)) +
-                              ODE_PERIOD_BYTES(record);
+                              ODE_PERIOD_BYTES(record) + ODE_HIST_BYTES(ODE_DEFAULT_DT);
     const double host = (double)n * per_system + (double)sizeof(model_solver) + 4096.0;
     const double slice = ndevices > 0 ? ceil((double)n / ndevices) : 0.0;
     const double device = ndevices > 0 ? slice * per_system + 4096.0 : 0.0;
@@ -1697,6 +1703,7 @@ static int ode_launch(model_solver *s, int transient, int record)
     if (rc != MODEL_OK) return rc;
     rc = ode_save_prepare(s, transient + record > 0 ? record : 0);
     if (rc == MODEL_OK) rc = ode_period_prepare(s, record);
+    if (rc == MODEL_OK && transient + record > 0) rc = ode_hist_prepare(s);
     if (rc != MODEL_OK) return rc;
     if (transient + record == 0) return MODEL_OK;
     if (record > 0) {

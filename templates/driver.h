@@ -29,6 +29,9 @@ ODE_HD static ODE_INLINE void ode_load(OdeSystem *s, const OdeArrays *a, int i)
     ODE_UNROLL for (int k = 0; k < ODE_NPARAM; k++) s->p[k] = ODE_AT(a->p, k, i, n);
     ODE_UNROLL for (int k = 0; k < ODE_NACC; k++) s->acc[k] = ODE_AT(a->acc, k, i, n);
     ODE_FOR_EVENTS(e) s->count[e] = 0;
+#if ODE_NDELAY > 0
+    s->hist = 0;                           /* (ode_run_system gives it its past) */
+#endif
     s->status = a->status[i];
     s->steps = a->steps[i];
     s->evals = a->evals[i];
@@ -66,6 +69,11 @@ ODE_HD static ODE_INLINE void ode_run_system(const OdeArrays *a, int i, int tran
     OdeSystem s;
     ode_load(&s, a, i);
     ode_model_derived(&s);                 /* once per system, kept in registers */
+#if ODE_NDELAY > 0
+    OdeHist hist;                          /* its past (delay.h), before the status says it was just loaded */
+    ode_hist_open(&hist, a, i, &s);
+    s.hist = &hist;
+#endif
     if (s.status == ODE_STATUS_READY)
         ode_model_acc_init(&s);
     const int n = a->n;
@@ -115,6 +123,9 @@ ODE_HD static ODE_INLINE void ode_run_system(const OdeArrays *a, int i, int tran
         *a->lyap_off += 1ULL;
 #endif
     }
+#endif
+#if ODE_NDELAY > 0
+    ode_hist_close(&hist);
 #endif
     ode_store(&s, a, i);
 }

@@ -28,6 +28,7 @@
 #include "tangent.h"
 #include "firing.h"
 #include "map.h"
+#include "delay.h"
 #endif
 
 #if !ODE_DISCRETE   /* (a map's integration: map.h) */
@@ -35,7 +36,7 @@
 /* What a step needs beyond the trial: the continuous extension (events,
  * samples) and f at the step's end carried to the next step as its first
  * stage (FSAL, or the extension's end slope). */
-#define ODE_NEED_DENSE (ODE_NEVENT > 0 || ODE_SAVE)
+#define ODE_NEED_DENSE (ODE_NEVENT > 0 || ODE_SAVE || ODE_NDELAY > 0)
 #define ODE_CARRY (ODE_FSAL || ODE_NEED_DENSE)
 
 /* A fixed-step method's checked fast path: with no events, no `on step` hook
@@ -105,6 +106,58 @@ ODE_HD static ODE_INLINE int ode_at_rest(const OdeOptions *ode_opt, ode_real h, 
 }
 #endif
 
+/* ------------------------------------------------------------------ delays */
+#if ODE_NDELAY > 0
+/* The trial of a model with delays (delay.h): when a stage read x(t - tau)
+ * after the newest stored step (tau shorter than the step), the trial is
+ * repeated reading its own extension until the new state changes by less
+ * than a hundredth of the error tolerance (adaptive methods) or than
+ * rounding (fixed steps), at most ODE_DELAY_ITER times.  Returns 0 when it
+ * did not settle (an adaptive method then tries a shorter step; a fixed
+ * step is taken as it is). */
+ODE_HD static ODE_INLINE int ode_delay_trial(OdeSystem *s, const OdeOptions *ode_opt, ode_real hs, int have_f,
+                                            OdeStages *st, ode_real *ynew, ode_real *err, OdeTrigStep *ts)
+{
+    (void)ode_opt;
+    OdeHist *H = s->hist;
+    H->cur = 0;
+    H->ahead = 0;
+    ode_trial(s, s->t, hs, s->y, have_f, st, ynew, err, ts);
+    s->evals += ODE_TRIAL_EVALS(have_f);
+    int settled = 1;
+    for (int it = 0; H->ahead && it < ODE_DELAY_ITER; it++) {
+        OdeDense Dt;
+        ode_rk_end(s, s->t, hs, ynew, st);
+        s->evals += ODE_FSAL ? 0 : 1;
+        ode_dense_make(s, s->t, hs, s->y, ynew, st, &Dt);
+        s->evals += ODE_NEXTRA;
+        ode_real yprev[ODE_ALLOC(ODE_NSTATE)];
+        ODE_FOR_STATES(i) yprev[i] = ynew[i];
+        H->cur = &Dt;
+        H->ahead = 0;
+        ode_trial(s, s->t, hs, s->y, 1, st, ynew, err, ts);   /* (stage 0 reads before t: it stays) */
+        s->evals += ODE_TRIAL_EVALS(1);
+        H->cur = 0;
+        settled = 1;
+        ODE_FOR_STATES(i) {
+#if ODE_ADAPTIVE
+            const ode_real tol = ODE_R(0.01) * (ode_atol(ode_opt, i) + ode_rtol(ode_opt, i) * ode_fabs(ynew[i]));
+#else
+            const ode_real tol = ODE_R(1000.0) * ODE_EPS * (ODE_R(1.0) + ode_fabs(ynew[i]));
+#endif
+            settled &= ode_fabs(ynew[i] - yprev[i]) <= tol;
+        }
+        if (settled) break;
+    }
+    H->ahead = 0;
+    return settled;
+}
+#define ODE_TRIAL_OF(s, hs, have_f, st, ynew, err, ts) ode_delay_trial(s, ode_opt, hs, have_f, st, ynew, err, ts)
+#else
+#define ODE_TRIAL_OF(s, hs, have_f, st, ynew, err, ts) \
+    (ode_trial(s, (s)->t, hs, (s)->y, have_f, st, ynew, err, ts), (s)->evals += ODE_TRIAL_EVALS(have_f), 1)
+#endif
+
 /* ------------------------------------------------------------------ one integration */
 
 #if ODE_FAST
@@ -156,6 +209,10 @@ ODE_HD static ODE_INLINE void ode_integrate_sampled(OdeSystem *s, const OdeOptio
 #endif
     ode_model_on_start(s);
     s->t = s->t0;                          /* on start may move the window */
+#endif
+#if ODE_NDELAY > 0
+    OdeHist *H = s->hist;
+    ode_hist_start(H, s);                  /* history time goes on from the last stored step */
 #endif
 #if ODE_NLYAP > 0
     const ode_real t_start = s->t;
@@ -304,6 +361,15 @@ ODE_HD static ODE_INLINE void ode_integrate_sampled(OdeSystem *s, const OdeOptio
             }
         }
 #endif
+#if ODE_NDELAY_CONST > 0 && ODE_DELAY_BREAKS
+        if (!last) {                       /* no step straddles a breaking point of the delays */
+            int on_bp;
+            hs = ode_hist_clip(H, s->t, hs, clip, &on_bp);
+#if !ODE_ADAPTIVE
+            if (on_bp) whole = 0;          /* plan again from the breaking point */
+#endif
+        }
+#endif
         ode_real ynew[ODE_ALLOC(ODE_NSTATE)], err[ODE_ALLOC(ODE_NSTATE)];
         ode_real hnext = h;
         if (!ODE_CARRY) have_f = 0;        /* nothing carried: each trial computes f(t, y) */
@@ -312,10 +378,16 @@ ODE_HD static ODE_INLINE void ode_integrate_sampled(OdeSystem *s, const OdeOptio
             /* A step below rounding of t would not move t: dtmin never goes there. */
             const ode_real hmin = ode_fmax(dtmin, ODE_R(4.0) * ODE_EPS * ode_fabs(s->t));
             if (!last && hs < hmin) hs = hmin;
-            ode_trial(s, s->t, hs, s->y, have_f, &st, ynew, err, &ts);
-            s->evals += ODE_TRIAL_EVALS(have_f);
+            const int settled = ODE_TRIAL_OF(s, hs, have_f, &st, ynew, err, &ts);
             have_f = 1;
-            const ode_real ratio = ode_error_ratio(ode_opt, s->y, ynew, err);
+#if ODE_NDELAY > 0
+            if (ode_hist_status(H)) {      /* a delay read a past the history lacks */
+                s->status = ode_hist_status(H);
+                break;
+            }
+#endif
+            ode_real ratio = ode_error_ratio(ode_opt, s->y, ynew, err);
+            if (!settled && !(ratio > ODE_R(1.0))) ratio = ODE_R(2.0);   /* its own extension did not settle: shorter */
             /* At the smallest step a trial is taken whatever its error; the
              * proposal h decides (a clipped last step may be a hair longer
              * than dtmin and must not be rejected for ever). */
@@ -344,8 +416,13 @@ ODE_HD static ODE_INLINE void ode_integrate_sampled(OdeSystem *s, const OdeOptio
             if (last && hnext < h) hnext = h;      /* a clipped step says little about the next */
         }
 #else
-        ode_trial(s, s->t, hs, s->y, have_f, &st, ynew, err, &ts);
-        s->evals += ODE_TRIAL_EVALS(have_f);
+        (void)ODE_TRIAL_OF(s, hs, have_f, &st, ynew, err, &ts);
+#if ODE_NDELAY > 0
+        if (ode_hist_status(H)) {
+            s->status = ode_hist_status(H);
+            break;
+        }
+#endif
 #if ODE_STAB
         const int unstable = ode_stab_step(&sb, hs, &st, s->y);
 #endif
@@ -374,6 +451,9 @@ ODE_HD static ODE_INLINE void ode_integrate_sampled(OdeSystem *s, const OdeOptio
         OdeDense D;
         ode_dense_make(s, s->t, hs, s->y, ynew, &st, &D);
         s->evals += ODE_NEXTRA;
+#endif
+#if ODE_NDELAY > 0
+        H->cur = &D;                       /* events and samples inside the step read its extension */
 #endif
 #if ODE_NEVENT > 0
         ode_real gn[ODE_NEVENT];
@@ -409,6 +489,15 @@ ODE_HD static ODE_INLINE void ode_integrate_sampled(OdeSystem *s, const OdeOptio
             ode_tangent_rk_step(s, s->t, htan, s->y, &st, &ts);
         }
 #endif
+#if ODE_NDELAY > 0
+        ode_hist_store(H, &D, tnew);       /* (an event's shorter step ends at its location) */
+        H->cur = 0;
+        int on_bp = 0;                     /* the step ended on a breaking point */
+        if (H->t_end >= H->bp - ODE_R(64.0) * ODE_EPS * ode_fmax(ode_fabs(H->bp), ODE_R(1.0))) {
+            H->bp = ode_hist_next_bp(H, H->t_end);
+            on_bp = 1;
+        }
+#endif
         /* Accept. */
 #if ODE_STAB
         ode_stab_keep(&sb, tnew - s->t, &st);   /* (before f at the step's end replaces st.k[0]) */
@@ -421,6 +510,9 @@ ODE_HD static ODE_INLINE void ode_integrate_sampled(OdeSystem *s, const OdeOptio
         have_f = 1;
 #else
         have_f = 0;
+#endif
+#if ODE_NDELAY > 0
+        if (on_bp) have_f = 0;             /* f may jump there: the next step's from its own side */
 #endif
         int stop = 0;
 #if ODE_NEVENT > 0
@@ -466,6 +558,9 @@ ODE_HD static ODE_INLINE void ode_integrate_sampled(OdeSystem *s, const OdeOptio
         if (!inside) s->status = ODE_STATUS_BOUND;
 #if ODE_STAB
         else if (unstable) s->status = ODE_STATUS_UNSTABLE;
+#endif
+#if ODE_NDELAY > 0
+        else if (ode_hist_status(H)) s->status = ode_hist_status(H);   /* (read by an event or a hook) */
 #endif
         else if (stop == 1) s->status = ODE_STATUS_EVENT;
 #if ODE_NEVENT > 0

@@ -15,6 +15,7 @@
  *                for its `global`s (carried across zero, `global 0`)
  *   attractor.h  each system's fingerprint (`attractor`)
  *   map.h        one iteration window of a map (x(t+1)=…, meth=discrete)
+ *   delay.h      delay(x, tau): the ring of stored steps, breaking points
  *   integrate.h  one integration: step control, events, samples, hooks
  */
 #ifndef ODE_SOLVER_H
@@ -32,6 +33,7 @@
 #include "firing.h"
 #include "attractor.h"
 #include "map.h"
+#include "delay.h"
 #include "integrate.h"
 
 #endif /* ODE_SOLVER_H */

@@ -34,7 +34,8 @@
                                         right after a detection (events.h) */                        \
     X(EMPTY, "empty", 0)             /* the window had no length: t1 <= t0 when the integration      \
                                         began (after `on start`); nothing was integrated */          \
-    X(UNSTABLE, "unstable", 1)       /* a fixed-step method left its stability region (integrate.h) */
+    X(UNSTABLE, "unstable", 1)       /* a fixed-step method left its stability region (integrate.h) */ \
+    X(HISTORY, "history", 1)         /* a delay read a past the system does not hold (delay.h) */
 
 #define ODE_STATUS_ENUM(N, name, sticky) ODE_STATUS_##N,
 enum {
@@ -73,6 +74,22 @@ enum {
 #define ODE_PARAMS_ASSIGNED 0
 #endif
 
+/* delay(x, tau) (delay.h): the states whose past the right-hand side reads; 0
+ * for a model without delays. */
+#ifndef ODE_NDELAY
+#define ODE_NDELAY 0
+#endif
+#if ODE_NDELAY == 0
+#define ODE_HIST_BYTES(dt) 0.0   /* (the bytes of a system's ring: delay.h) */
+#else
+typedef struct OdeHist OdeHist;
+struct OdeSystem;
+/* x(t - tau) for delayed state k (delay.h), read at call site `site`; `now`
+ * is x(t) (what tau <= 0 reads, as XPPAUT's delay). */
+ODE_HD static ODE_INLINE ode_real ode_delay(const struct OdeSystem *s, int k, int site, ode_real t, ode_real tau,
+                                            ode_real now);
+#endif
+
 /* A model in loop form (templates/example_team_model.h) is integrated by a
  * team of threads: its OdeSystem is a view of memory the team shares
  * (team_system.h), not registers. */
@@ -101,6 +118,9 @@ typedef struct OdeSystem {
     unsigned int llost;                     /* bit K: vector K+1 lost its independence (lyapK+1 is NaN) */
     ode_real lspread, lgrow;                /* since the last QR: bounds of ln cond and ln |v| (tangent.h) */
     double ltr;                             /* N = n: ∫ trace J dt and ln |det| of the resets, as lsum */
+#endif
+#if ODE_NDELAY > 0
+    OdeHist *hist;                          /* its past (delay.h); NULL outside an integration's kernel */
 #endif
 #if ODE_PERIOD
     /* The period of the recorded sequence (period.h). */
@@ -199,6 +219,12 @@ typedef struct OdeArrays {
     int ring_slots;
     /* `attractor`'s fingerprints (attractor.h; NULL: none): row k of system i at fp[k * n + i]. */
     ode_real *fp;
+
+    /* delay(x, tau)'s ring of stored steps (delay.h; NULL without delays):
+     * value w of slot k of system i at hist[((size_t)k * ODE_HIST_W + w) * n + i],
+     * hist_slots slots, then the system's header. */
+    ode_real *hist;
+    int hist_slots;
 
     unsigned int *progress;      /* systems completed (host-visible), or NULL */
     unsigned int *queue;         /* next system to take (load balancing), or NULL */

@@ -40,7 +40,7 @@ suite "XPPAUT's rules for globals (jumps, carried across zero, gated, global 0)"
 suite "initial values of parameters, sets, table files" $PY tests/xpp/test_values.py
 suite "temporaries in any order, globals that set parameters" $PY tests/xpp/test_temporaries.py
 suite "user names that clash with internal ones" $PY tests/names/test_names.py
-suite "model names (file names) that clash with internal ones" $PY tests/names/test_model_names.py
+suite "model names, made from file names, that clash with internal ones" $PY tests/names/test_model_names.py
 suite "hostile file names: nothing runs, the build works" $PY tests/names/test_paths.py
 suite "translation time against the model's size" $PY tests/scale/test_scale.py
 suite "derivatives against finite differences" $PY tests/deriv/test_deriv.py
@@ -52,6 +52,7 @@ suite "maps (x(t+1)=, meth=discrete: Henon, logistic windows, XPPAUT)" $PY tests
 suite "teams of threads (loop form, team integrator, emulated teams)" bash tests/team/run.sh
 suite "stiff methods (test set, CVODE peer, events)" $PY tests/stiff/test_stiff.py
 suite "man pages (options as --help lists them), make install PREFIX=" $PY tests/docs/test_man.py
+suite "delays (exact, orders, references, XPPAUT, statuses)" $PY tests/delay/test_delay.py
 suite "fuzzing (short run)" bash tests/fuzz/run.sh
 
 # The summary: one line a suite.

@@ -33,8 +33,6 @@ const Builtin *builtin_find(const char *name)
 const char *unsupported_call(const char *name)
 {
     static const struct { const char *name, *why; } table[] = {
-        {"delay", "delay equations (delay) are not supported: every system runs in one GPU "
-                  "thread without a stored history (a chain of ODEs approximates a delay: the linear chain trick)"},
         {"ran", "random numbers (ran) are not supported: odegen integrates deterministic ODEs"},
         {"normal", "random numbers (normal) are not supported: odegen integrates deterministic ODEs"},
         {"int", VOLTERRA_WHY("int{…}")},

@@ -21,7 +21,7 @@
  *   hooks       `on …` blocks (events.c), after the options (@ evtol)
  *   tolerance   per-state tolerances (statements.c), after the options (toler, atoler)
  *   last        what needs the whole model: dtmin ≤ dtmax, counts, the default record,
- *               single precision's notes (single.c)
+ *               what delays need (delay.c), single precision's notes (single.c)
  * What lyapunov and a stiff method need of the derivatives is checked next,
  * by the caller (deriv/needs.c).
  */
@@ -204,6 +204,7 @@ Model *check_program(const Program *prog, int precision)
         if (m->period_field) PUSH(m->fields, m->nfield, m->period_field);
         if (m->attractor_field) PUSH(m->fields, m->nfield, m->attractor_field);
     }
+    check_delays(c);
     if (m->single && !diag_error_count()) check_single_precision(prog);
     return diag_error_count() ? NULL : m;
 }

@@ -32,6 +32,7 @@ typedef struct Checker {
     bool sums_refused;         /* a sum went beyond SUM_MAX_TERMS (said once) */
     const char **refused;      /* names of refused statements (a map's x, wiener's w): not */
     int nrefused;              /* reported again as unknown where they are used */
+    bool delay_in_rhs;         /* a delay(…) in the right-hand side, its temporaries or functions (delay.c) */
     /* calls of user functions met while the definitions are resolved: checked
        against what the functions read once temporaries of parameters only
        are derived parameters (resolve.c) */
@@ -57,6 +58,7 @@ typedef struct Ctx {
     const Node *sum_loop;      /* inside a sum computed by a loop: i' is its index */
     bool team;                 /* where the loop form computes the array temporaries first: a
                                   special may read one (else only states) */
+    bool derivative;           /* part of the right-hand side (a temporary, a function: maybe) */
 } Ctx;
 
 typedef struct PendingCall {
@@ -221,6 +223,12 @@ const char *model_name_from_path(const char *path, const char **why);
  * refuses (after the options and the events are checked) */
 
 void check_map(Checker *c, const Program *prog);
+
+/* ---- delay.c: delay(x, tau), its history, what it needs */
+
+void resolve_delay(Checker *c, Node *n, const Ctx *ctx);
+bool initial_history(Checker *c, Symbol *s, Node *it);
+void check_delays(Checker *c);
 
 /* ---- options.c: @ lines */
 

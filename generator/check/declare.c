@@ -45,6 +45,7 @@ Symbol *new_symbol(SymKind kind, const char *name, Loc loc)
     s->name = name;
     s->loc = loc;
     s->line = loc.line;
+    s->delay_slot = -1;
     return s;
 }
 
@@ -139,6 +140,7 @@ static void declare_calldef(Checker *c, Node *d, Node **inits)
             return;
         }
         Node *item = ast_assign(d->loc, d->name_loc, d->name, d->rhs);
+        item->num = 1;   /* x(0)=…: with delays, also the state's history (check/delay.c) */
         *inits = ast_append(*inits, item);
         return;
     }

@@ -61,6 +61,9 @@ struct Symbol {
     Node *init_expr;    /* an initial value that is an expression of parameters
                            (`init y=a0`): computed per system when it is loaded;
                            value holds it at the default parameters */
+    int delay_slot;     /* its place among the delayed states (delay(x, tau)), or -1 */
+    Node *hist_expr;    /* x(0)=EXPR in a model with delays: its history, EXPR of t
+                           (XPPAUT's initial function); NULL: 0 */
     bool value_known;   /* SYM_DERIVED: value holds it at the default parameters */
     /* SYM_AUX: the name is also a temporary's (`aux x=x`); the aux is not in
        the symbol table, lookups of the name find the temporary */
@@ -243,6 +246,13 @@ typedef struct Model {
     long save_max;           /* samples kept per integration (0: from the window) */
     int nsave_systems;
     Loc save_loc;            /* the save statement */
+
+    /* delay(x, tau) (check/delay.c; ndelay 0: none) */
+    Symbol **delayed;  int ndelay;     /* the delayed states, by delay_slot */
+    int ndelay_sites;                  /* delay(…) calls, numbered */
+    Node **delay_const; int ndelay_const;   /* the delays of parameters and numbers only (breaking points) */
+    double delay_max;                  /* `@ delay=MAX` (0: not given) */
+    Loc delay_loc;                     /* the first delay(…) */
 
     /* `lyapunov N [, every=T]` (nlyap 0: none) */
     int nlyap;

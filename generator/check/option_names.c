@@ -35,7 +35,7 @@ static const struct { const char *key, *name; } xpp_keys[] = {
     {"nmesh", NULL}, {"meth", "meth"}, {"vmaxpts", NULL}, {"maxstor", NULL}, {"tor_per", NULL},
     {"jac_eps", NULL}, {"newt_tol", NULL}, {"newt_iter", NULL}, {"fold", NULL}, {"total", "total"},
     {"dtmin", "dtmin"}, {"dtmax", "dtmax"}, {"dt", "dt"}, {"t0", "t0"}, {"trans", NULL},
-    {"bound", "bound"}, {"atol", "atoler"}, {"tol", "toler"}, {"delay", NULL}, {"bandup", NULL},
+    {"bound", "bound"}, {"atol", "atoler"}, {"tol", "toler"}, {"delay", "delay"}, {"bandup", NULL},
     {"bandlo", NULL}, {"phi", NULL}, {"theta", NULL}, {"xlo", NULL}, {"ylo", NULL}, {"xhi", NULL},
     {"yhi", NULL}, {"xmax", NULL}, {"ymax", NULL}, {"zmax", NULL}, {"xmin", NULL}, {"ymin", NULL},
     {"zmin", NULL}, {"poimap", NULL}, {"poivar", NULL}, {"output", NULL}, {"poisgn", NULL},
@@ -63,7 +63,7 @@ bool option_from_command_line(const Node *item) { return item->loc.line == 0; }
 bool option_spelled_whole(const char *name)
 {
     static const char *const whole[] = {"meth", "method", "dt", "t0", "total", "toler", "tol", "atoler", "atol",
-                                        "dtmin", "dtmax", "bound", "bounds", NULL};
+                                        "dtmin", "dtmax", "bound", "bounds", "delay", NULL};
     for (const char *const *w = whole; *w; w++)
         if (name_eq(*w, name)) return true;
     for (const char *const *o = own_options; *o; o++)
@@ -72,11 +72,11 @@ bool option_spelled_whole(const char *name)
 }
 
 const char *const option_list_text = "meth, dt, t0, total, toler, atoler, dtmin, dtmax, bound, hgrow, hshrink, "
-                                     "evsteps, evtol, evpoints, maxsteps, prec";
+                                     "evsteps, evtol, evpoints, maxsteps, prec, delay";
 
 const char *const option_suggestions[] = {"meth", "method", "dt", "t0", "total", "toler", "atoler", "dtmin",
                                           "dtmax", "bound", "bounds", "hgrow", "hshrink", "evsteps", "evtol", "evpoints",
-                                          "maxsteps", "prec", "arrays", "xp", "yp", "zp", "xlo", "xhi", "ylo", "yhi",
+                                          "maxsteps", "prec", "arrays", "delay", "xp", "yp", "zp", "xlo", "xhi", "ylo", "yhi",
                                           "nplot", "maxstor", "nout", "njmp", "trans", "axes", NULL};
 
 OptionName option_name(const char *name)

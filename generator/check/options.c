@@ -134,6 +134,8 @@ void check_option(Checker *c, Node *it, Loc *dtmin_loc, Loc *dtmax_loc, int prec
     } else if (name_eq(k, "arrays")) {   /* read by front/expand.c, which writes arrays out or keeps them */
         if (!(word && (name_eq(word, "loop") || name_eq(word, "written") || name_eq(word, "auto"))))
             error_at(it->rhs ? it->rhs->loc : it->loc, "arrays must be loop, written or auto");
+    } else if (name_eq(k, "delay")) {   /* the longest delay (check/delay.c) */
+        set_positive(it, &m->delay_max);
     } else if (name_eq(k, "prec")) {
         if (word && name_eq(word, "double")) { if (precision < 0) m->single = false; }
         else if (word && name_eq(word, "float")) { if (precision < 0) m->single = true; }

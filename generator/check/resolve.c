@@ -202,6 +202,10 @@ static void resolve_call(Checker *c, Node *n, const Ctx *ctx)
         resolve_shift(c, n, ctx);
         return;
     }
+    if (!lookup(c, n->name, ctx) && name_eq(n->name, "delay")) {   /* likewise (delay.c) */
+        resolve_delay(c, n, ctx);
+        return;
+    }
     for (Node *a = n->args; a; a = a->next)
         resolve_expr(c, a, ctx);
     Symbol *s = lookup(c, n->name, ctx);
@@ -498,6 +502,7 @@ void resolve_functions(Checker *c)
         Ctx x = ctx_make((BIT(SYM_ARG) | READ_RHS | BIT(SYM_AUX)) & ~BIT(SYM_SPECIAL), "a function body",
                          "; a function may use its arguments, parameters, numbers, states, temporaries, aux and t");
         x.func = m->funcs[i];
+        x.derivative = true;
         resolve_expr(c, m->funcs[i]->expr, &x);
     }
     ImplicitWalk w = {arena_alloc((size_t)m->nfunc + 1), 0};
@@ -515,6 +520,7 @@ void resolve_definitions(Checker *c)
     x = ctx_make(READ_RHS, "a temporary",
                  "; temporaries may use states, parameters, other temporaries and t");
     x.team = true;
+    x.derivative = true;
     for (int i = 0; i < m->ntemp; i++) {
         x.arr = m->temps[i]->array;   /* an array of them: j is the loop's index */
         resolve_expr(c, m->temps[i]->expr, &x);
@@ -522,6 +528,7 @@ void resolve_definitions(Checker *c)
     x = ctx_make(READ_RHS, "a right-hand side",
                  "; aux quantities and accessories are for hooks and output, not for equations");
     x.team = true;
+    x.derivative = true;
     for (int i = 0; i < m->nstate; i++) resolve_expr(c, m->states[i]->expr, &x);
     for (int i = 0; i < m->narray; i++)
         if (m->arrays[i].sym->kind == SYM_STATE) {

@@ -127,6 +127,7 @@ void evaluate_initial_values(Checker *c, Node *inits)
             s->init_expr = NULL;
             continue;
         }
+        if (initial_history(c, s, it)) continue;   /* x(0)=EXPR of t with delays (delay.c) */
         int before = diag_error_count();
         resolve_expr(c, it->rhs, &x);
         if (diag_error_count() != before) continue;

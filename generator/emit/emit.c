@@ -119,6 +119,7 @@ static void emit_constants(Emitter *E)
         buf_puts(o, "#if defined(__CUDA_ARCH__)\n#define ODE_UNROLL _Pragma(\"unroll 16\")\n"
                     "#elif defined(__GNUC__)\n#define ODE_UNROLL _Pragma(\"GCC unroll 16\")\n#endif\n");
     }
+    emit_delay_constants(E);
     buf_puts(o, "#ifndef ODE_BLOCK_SIZE\n#define ODE_BLOCK_SIZE 128          /* threads per block, at most */\n#endif\n");
 }
 
@@ -654,6 +655,7 @@ static void emit_source(Emitter *E)
     emit_specials(E);
     emit_derived(E);
     emit_trig(E);
+    emit_delay_functions(E);
     emit_rhs(E);
     emit_events(E);
     emit_acc_init(E);
@@ -673,12 +675,14 @@ static void emit_source(Emitter *E)
                                          "templates/dense.h",    "templates/rosenbrock.h", "templates/events.h",
                                          "templates/save.h",     "templates/tangent.h",    "templates/period.h",
                                          "templates/firing.h",   "templates/attractor.h",  "templates/map.h",
+                                         "templates/delay.h",
                                          "templates/integrate.h"};
     for (size_t i = 0; i < sizeof solver / sizeof *solver; i++) {
         /* (rosenbrock.h and tangent.h call the derivatives, which a model may lack) */
         if (!method_is_rosenbrock(m->method) && !strcmp(solver[i], "templates/rosenbrock.h")) continue;
         if (!m->nlyap && !strcmp(solver[i], "templates/tangent.h")) continue;
         if (m->method != METH_DISCRETE && !strcmp(solver[i], "templates/map.h")) continue;
+        if (!m->ndelay && !strcmp(solver[i], "templates/delay.h")) continue;
         append_template(E, solver[i], false);
     }
     append_template(E, "templates/driver.h", false);
@@ -688,6 +692,7 @@ static void emit_source(Emitter *E)
     append_template(E, "runtime/period.c", true);
     append_template(E, "runtime/attractor.c", true);
     append_template(E, "runtime/basins.c", true);
+    append_template(E, "runtime/delay.c", true);
     append_template(E, "runtime/shortest_tables.h", false);
     append_template(E, "runtime/shortest.c", false);
     append_template(E, "runtime/output.h", true);

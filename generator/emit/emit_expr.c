@@ -317,6 +317,17 @@ static void emit_call(Emitter *E, const Node *n)
         buf_puts(E->out, ")");
         return;
     }
+    if (name_eq(n->name, "delay")) {   /* delay(x, tau) with its time (check/delay.c): templates/delay.h */
+        const Node *x = n->args, *tau = x->next, *now = tau->next;
+        buf_printf(E->out, "ode_delay(ode_s, %d, %d, ", x->sym->delay_slot, (int)n->num);
+        emit_value(E, now, 0);
+        buf_puts(E->out, ", ");
+        emit_value(E, tau, 0);
+        buf_puts(E->out, ", ");
+        emit_value(E, x, 0);
+        buf_puts(E->out, ")");
+        return;
+    }
     if (E->use_trig && n->args && (name_eq(n->name, "sin") || name_eq(n->name, "cos"))) {
         int k = trig_index(&E->trig, n->args);
         if (k >= 0) {   /* sin/cos of time: computed once per step by the solver */

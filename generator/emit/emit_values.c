@@ -23,6 +23,12 @@ void emit_initial(Emitter *E)
     buf_puts(o, "ODE_HD static ODE_INLINE void ode_model_initial(OdeSystem *ode_s)\n{\n    (void)ode_s;\n");
     Refs r = {0}, none = {0};
     for (int i = 0; i < m->nstate; i++) refs_expr(&r, m->states[i]->init_expr);
+    for (int k = 0; k < r.n; k++)
+        if (r.s[k]->kind == SYM_TIME) {   /* x(0)=EXPR of t with delays: the value at t=0, as XPPAUT's */
+            buf_puts(o, "    const ode_real t = 0;\n");
+            refs_remove_at(&r, k);
+            break;
+        }
     emit_locals(E, &r, &none, STATES_FROM_SYSTEM, false, 0);
     for (int i = 0; i < m->nstate; i++) {
         const Symbol *s = m->states[i];

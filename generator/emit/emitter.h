@@ -98,6 +98,9 @@ void emit_tables(Emitter *E);
 /* Initial values that are expressions of parameters, and the file's
  * parameter sets (emit_values.c). */
 void emit_initial(Emitter *E);
+/* emit_delay.c: delay(x, tau)'s constants, history and constant delays */
+void emit_delay_constants(Emitter *E);
+void emit_delay_functions(Emitter *E);
 void emit_sets(Emitter *E);
 
 /* `lyapunov` and `period` (emit_lyapunov.c): their constants (with the

@@ -126,7 +126,9 @@ struct Node {
     Loc name_loc;     /* the name's span, where the node has a name */
     const char *name; /* as spelled in the file (arena-owned) */
     const char *text; /* N_NUM: the literal as written */
-    double num;       /* N_NUM: value; D_GLOBAL: the sign */
+    double num;       /* N_NUM: value; D_GLOBAL: the sign; N_CALL of delay: its
+                         call site's number (check/delay.c); an initial value's
+                         S_ASSIGN: 1 when written x(0)=… (check/declare.c) */
     Node *lhs, *rhs;  /* operands; S_ASSIGN/D_*: rhs is the value */
     Node *cond;       /* N_IF, S_IF, D_GLOBAL, D_EVENT */
     Node *args;       /* N_CALL, D_CALLDEF, D_TOLERANCE, D_RECORD: list */

@@ -34,6 +34,8 @@
 #      compiled by nvcc (tests/names/test_model_names.py --nvcc)
 #  15. arrays kept as loops (tests/arrays/test_arrays.py: loop form against written out to
 #      rounding, nvcc's time by size printed) and XPPAUT's specials (test_special.py) on the GPU
+#  16. delay(x, tau) on the GPU: exact solutions, orders, references, XPPAUT, statuses
+#      (tests/delay/test_delay.py)
 # Uses build/odegen as it is (flex and bison need not be on the GPU machine).
 set -u
 cd "$(dirname "$0")/../.."
@@ -70,5 +72,6 @@ step "hostile file names: nvcc, the runner and Python on the GPU" $PY tests/name
 step "model names like CUDA's identifiers, nvcc" env ODEGEN_BACKEND=cpu ODEGEN_JOBS=8 $PY tests/names/test_model_names.py --nvcc
 step "arrays kept as loops on the GPU (loop form against written out; nvcc time by size)" $PY tests/arrays/test_arrays.py
 step "XPPAUT's network operators (special) on the GPU" $PY tests/arrays/test_special.py
+step "delays on the GPU (exact, orders, references, XPPAUT, statuses)" $PY tests/delay/test_delay.py
 [ $status = 0 ] && echo "test-gpu: all passed" || echo "test-gpu: FAILED"
 exit $status

@@ -3,7 +3,7 @@
  * tests build the runtime exactly as a generated model does:
  *   NAME.h  = model constants + runtime/api.h
  *   NAME.cu = NAME.h, model section, solver.h, driver.h, scan_fill.c,
- *             options.c, library.c, period.c, attractor.c, basins.c, save.c, shortest_tables.h, shortest.c, output.h,
+ *             options.c, library.c, period.c, delay.c, attractor.c, basins.c, save.c, shortest_tables.h, shortest.c, output.h,
  *             output_csv.c, output.c, checkpoint.c, runner.c, runner_save.c, runner_attractors.c,
  *             and with -DODE_MPI (make MPI=1) mpi_watch.c, mpi_chunks.c, mpi_runner.c,
  *             mpi_scan.c
@@ -22,6 +22,7 @@
 #include "options.c"
 #include "library.c"
 #include "period.c"
+#include "delay.c"
 #include "attractor.c"
 #include "basins.c"
 #include "shortest_tables.h"

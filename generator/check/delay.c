@@ -1,0 +1,147 @@
+/* delay.c — delay(x, tau), XPPAUT's delay equations (templates/delay.h runs
+ * them): the calls, the history x(0)=EXPR of t, `@ delay`, and what cannot
+ * go with a delay.
+ *
+ * As XPPAUT reads them (its delay_handle.c and parserslow2.c):
+ *  - delay(x, tau) is x at t - tau; x is a state; tau any expression (of
+ *    parameters, states, t …); tau <= 0 reads x(t) itself;
+ *  - `@ delay=MAX` is the longest delay; a larger tau stops the
+ *    integration (odegen: the status `history`).  Without it XPPAUT reads
+ *    every delay as 0 — the equations then have no delay at all — so odegen
+ *    asks for it;
+ *  - before the start, x is its initial function: x(0)=EXPR, an expression
+ *    of t (and parameters), for every t up to t0; its value at t=0 is the
+ *    initial value.  `init x=v` sets only the value at t0; without x(0)=…
+ *    the history is 0.
+ */
+#include <string.h>
+
+#include "base/arena.h"
+#include "check/checker.h"
+#include "front/diag.h"
+
+/* tau reads only numbers, parameters and derived parameters (and built-in
+ * functions of them): the same for a whole integration, so its breaking
+ * points are known. */
+static bool of_parameters(const Checker *c, const Node *n)
+{
+    if (!n) return true;
+    switch (n->kind) {
+    case N_NUM: return true;
+    case N_NAME:
+        return n->sym && (n->sym->kind == SYM_NUMBER || n->sym->kind == SYM_PARAM || n->sym->kind == SYM_DERIVED ||
+                          n->sym == c->sym_pi);
+    case N_CALL:
+        if (n->sym || name_eq(n->name, "delay")) return false;
+        for (const Node *a = n->args; a; a = a->next)
+            if (!of_parameters(c, a)) return false;
+        return true;
+    default:
+        return of_parameters(c, n->lhs) && of_parameters(c, n->rhs) && of_parameters(c, n->cond);
+    }
+}
+
+/* delay(NAME, TAU): NAME a state, TAU resolved where the call is; the call
+ * gets its site number and a third argument, the time it is evaluated at. */
+void resolve_delay(Checker *c, Node *n, const Ctx *ctx)
+{
+    Model *m = c->m;
+    if (list_length(n->args) == 3 && n->args->next->next->sym == c->sym_t) return;   /* (resolved already) */
+    if (list_length(n->args) != 2) {
+        error_at(n->loc, "delay is written delay(NAME, TAU): the state NAME at the time TAU before now");
+        return;
+    }
+    if (!(ctx->read & BIT(SYM_STATE)) || !(ctx->read & BIT(SYM_TIME))) {
+        error_at(n->name_loc, "delay(…) reads a state's past, which cannot be used in %s%s", ctx->where,
+                 ctx->hint ? ctx->hint : "");
+        return;
+    }
+    Node *x = n->args, *tau = x->next;
+    if (x->kind != N_NAME) {
+        error_at(x->loc, "delay's first argument is the name of a state (XPPAUT delays states only)");
+        return;
+    }
+    Symbol *s = lookup(c, x->name, ctx);
+    if (!s || s->kind != SYM_STATE) {
+        if (s)
+            error_at(x->loc, "'%s' is %s (line %d); delay(NAME, TAU) delays a state", x->name, kind_phrase(s->kind),
+                     s->loc.line);
+        else
+            resolve_expr(c, x, ctx);   /* (the unknown name's message, with its suggestion) */
+        return;
+    }
+    x->sym = s;
+    int before = diag_error_count();
+    resolve_expr(c, tau, ctx);
+    if (diag_error_count() != before) return;
+    if (s->delay_slot < 0) {
+        s->delay_slot = m->ndelay;
+        PUSH(m->delayed, m->ndelay, s);
+    }
+    if (!m->ndelay_sites || (ctx->derivative && !c->delay_in_rhs)) m->delay_loc = n->loc;
+    if (ctx->derivative) c->delay_in_rhs = true;
+    n->num = m->ndelay_sites++;
+    Node *now = ast_name(n->loc, "t");   /* the time the call is evaluated at */
+    now->sym = c->sym_t;
+    tau->next = now;
+    if (of_parameters(c, tau)) PUSH(m->delay_const, m->ndelay_const, tau);
+}
+
+/* x(0)=EXPR in a model with delays: EXPR may read t; its value at t=0 is the
+ * initial value (as XPPAUT computes it), EXPR the history.  Returns false
+ * when the item is no such x(0)=… (values.c reads it as any initial value). */
+bool initial_history(Checker *c, Symbol *s, Node *it)
+{
+    if (!c->m->ndelay || it->num != 1 || !it->rhs) return false;
+    Ctx x = ctx_make(READ_PARAMS | BIT(SYM_TIME), "an initial function x(0)=…",
+                     "; with delays, x(0)=EXPR is the history before t0: numbers, parameters and t");
+    int before = diag_error_count();
+    resolve_expr(c, it->rhs, &x);
+    if (diag_error_count() != before) return true;
+    double v;
+    c->eval_t = true;
+    c->t_value = 0;
+    bool constant = eval_const(c, it->rhs, &v);
+    c->eval_defaults = true;
+    bool at_defaults = constant || eval_const(c, it->rhs, &v);
+    c->eval_defaults = false;
+    c->eval_t = false;
+    if (!at_defaults || !isfinite(v)) {
+        error_at(it->rhs->loc, "the initial function's value at t=0 is not a finite number");
+        return true;
+    }
+    s->value = v;
+    s->init_expr = constant ? NULL : it->rhs;
+    s->hist_expr = it->rhs;
+    return true;
+}
+
+/* What delays need of the whole model, once everything is read. */
+void check_delays(Checker *c)
+{
+    Model *m = c->m;
+    if (!m->ndelay) return;
+    if (!(m->delay_max > 0))
+        error_at(m->delay_loc, "delay(…) needs `@ delay=MAX`, the longest delay it may read (XPPAUT without it "
+                               "reads every delay as 0: equations without delay)");
+    if (m->nlyap && c->delay_in_rhs)
+        error_at(m->lyap_loc, "lyapunov with delays: a delay equation's state is its whole past (infinite-"
+                              "dimensional), which odegen's tangent vectors of the states do not follow");
+    if ((m->method == METH_RODAS5P || m->method == METH_ROS3P) && c->delay_in_rhs)
+        error_at(m->delay_loc, "delay(…) with a stiff method (%s): their Jacobian would need the delayed terms; "
+                               "use an explicit method (rk4, dopri5, tsit5, dop853, …)",
+                 m->method == METH_RODAS5P ? "rodas5p" : "ros3p");
+    if (m->method == METH_DISCRETE)
+        error_at(m->delay_loc, "delay(…) in a map (meth=discrete): odegen keeps no past of a map's iterates; "
+                               "carry the earlier values in states of their own");
+    if (m->method == METH_RKCK45 || m->method == METH_VERN7)
+        error_at(m->delay_loc, "delay(…) with %s: its continuous extension, from which delayed values are read, is "
+                               "the cubic Hermite one, less accurate than its steps and not under its error control; "
+                               "use dopri5, tsit5 or dop853 (their own extensions), or a fixed-step method",
+                 m->method == METH_RKCK45 ? "rkck45 (XPPAUT's qualrk)" : "vern7");
+    for (int k = 0; k < m->ndelay && !diag_error_count(); k++)
+        if (!m->delayed[k]->hist_expr)
+            note_at(m->delayed[k]->loc, "the history of '%s' before t0 is 0, as XPPAUT's: `init` gives only its "
+                                        "value at t0; x(0)=EXPR (of t) gives the history",
+                    m->delayed[k]->name);
+}

@@ -1,0 +1,335 @@
+#!/usr/bin/python3
+"""delay(x, tau) (issue 22, item 3): delay differential equations against exact
+solutions, an independent reference, and XPPAUT.
+
+- exact: x'(t) = -x(t-1) with history 1 is a polynomial of degree k on
+  [k-1, k] (derived here by the method of steps, with sympy): x(1..5) =
+  0, -1/2, -1/6, 5/24, 19/120.  Every explicit method, one integration of
+  [0, 5] and five of [0, 1] carried over by `repeat` (the past goes on as
+  the state does).
+- orders: the same equation with history cos(t) (exact: sympy again), steps
+  h = 0.3, 0.15, 0.075 that do not divide the delay: each method's observed
+  order with the breaking points followed, and RK4's, DOPRI5's and DOP853's
+  without them (-DODE_DELAY_BREAKS=0), which is what they are worth.
+- reference: Hutchinson's delayed logistic, Mackey–Glass (tau = 17) and a
+  delay shorter than the step (the step reads its own extension) against a
+  method-of-steps solver written here (scipy's solve_ivp, DOP853, rtol 1e-12,
+  each interval of tau reading the dense output of the ones before).
+- xppaut: XPPAUT's meaning (history 0 without x(0)=…, x(0)=EXPR of t, init
+  after it, tau <= 0, tau beyond `@ delay`): odegen against `xppaut -silent`,
+  whose delays are read at the step's start (an O(dt) error): the difference
+  shrinks as XPPAUT's dt does.
+- events_save: an event located on the extension (reading the past) and
+  `save` samples, against the exact solution.
+- statuses: tau beyond `@ delay`, a ring too small for the steps: `history`.
+
+Run: /usr/bin/python3 tests/delay/test_delay.py [name…]   (ODEGEN_BACKEND=gpu: on the GPU)
+"""
+import math
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+
+import numpy as np
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "lib"))
+from odegen_test import BACKEND, build, check, main, run, run_raw  # noqa: E402
+
+# (rkck45 and vern7 are refused with delays: their extension is the cubic
+# Hermite one, whose error their step control does not see; test_refused)
+METHODS = ["euler", "modeuler", "rk4", "dopri5", "tsit5", "dop853"]
+ADAPTIVE = {"dopri5", "tsit5", "dop853"}
+
+
+def method_of_steps_exact(history, pieces):
+    """x' = -x(t-1) with x = history(t) for t <= 0: the exact solution on
+    [k-1, k], k = 1 … pieces, as sympy expressions of t."""
+    import sympy as sp
+    t, s = sp.symbols("t s")
+    before = history(t)
+    start = before.subs(t, 0)
+    out = []
+    for k in range(1, pieces + 1):
+        piece = sp.simplify(start - sp.integrate(before.subs(t, s - 1), (s, k - 1, t)))
+        out.append(piece)
+        start, before = piece.subs(t, k), piece
+    return t, out
+
+
+def exact_at(t, pieces, when):
+    k = min(int(math.floor(when - 1e-12)) + 1, len(pieces)) if when > 0 else 1
+    return float(pieces[k - 1].subs(t, when))
+
+
+# x'(t) = -x(t-1) twice: history 1 (exact: polynomials) and history cos(t)
+# (exact: sympy's method of steps), over five windows [0, 1] carried over by
+# `repeat`
+DDE2 = """# x'(t) = -x(t-1) with history 1, y'(t) = -y(t-1) with history cos(t)
+x'=-delay(x,1)
+y'=-delay(y,1)
+x(0)=1
+y(0)=cos(t)
+@ delay=1.5, dt=0.05, total=1
+repeat transient=0, record=5
+done
+"""
+FAST = ("-O1",)   # (these builds are many and their runs short: the C compiler's time is what counts)
+
+
+BUILDING = threading.Lock()   # (test_exact and test_orders share these builds; ODEGEN_JOBS runs them at once)
+
+
+def dde2(meth, breaks=True):
+    with BUILDING:
+        return build("dde2_" + meth + ("" if breaks else "_nobp"), DDE2, flags=["--option", "meth=" + meth],
+                     sanitize=False, defines=FAST + (() if breaks else ("-DODE_DELAY_BREAKS=0",)))
+
+
+def held_at(meth, h):
+    """run-time options: a fixed-step method's step h; an adaptive one held at h (a
+    tolerance nothing fails, dt = dtmax = h)"""
+    out = ["--set", "dt=%r" % h]
+    if meth in ADAPTIVE:
+        out += ["--set", "toler=1e9", "--set", "atoler=1e9", "--set", "dtmax=%r" % h]
+    return out
+
+
+def test_exact():
+    """x'=-x(t-1), history 1: x(1..5) exact (five integrations carried over by repeat), every method"""
+    import sympy as sp
+    t, pieces = method_of_steps_exact(lambda t: sp.Integer(1), 5)
+    want = [float(p.subs(t, k + 1)) for k, p in enumerate(pieces)]
+    check(abs(want[-1] - 19 / 120) < 1e-15, "the derivation: x(5) = %r" % want[-1])
+    bound = {"euler": 0.05, "modeuler": 2e-3}
+    for meth in METHODS:
+        tol = ["--set", "toler=1e-10", "--set", "atoler=1e-10"] if meth in ADAPTIVE else []
+        r = run(dde2(meth), "--quiet", *tol)
+        errs = [abs(a - b) for a, b in zip(r["x"], want)]
+        print("    %-9s x(1..5): largest error %.2e (x(5) %.2e)" % (meth, max(errs), errs[-1]))
+        check(list(r.status) == ["finished"] * 5 and max(errs) <= bound.get(meth, 1e-8),
+              "%s: x(1..5) = %s (%s), not %s" % (meth, list(r["x"]), list(r.status), want))
+    # one integration over [0, 5] is the same as five over [0, 1]
+    whole = run(dde2("rk4"), "--quiet", "--set", "total=5", "--recorded", "1")
+    five = run(dde2("rk4"), "--quiet")
+    print("    rk4 over [0, 5] once: x(5) %.17g; five times over [0, 1]: %.17g" % (whole["x"][0], five["x"][4]))
+    check(abs(whole["x"][0] - five["x"][4]) < 1e-13, "once %r, five times %r" % (whole["x"][0], five["x"][4]))
+
+
+# orders the methods reach with delays: their own (the extension of a
+# fixed-step method, cubic Hermite, is at least as accurate as its steps)
+EXPECTED_ORDER = {"euler": 1, "modeuler": 2, "rk4": 4, "dopri5": 5, "tsit5": 5, "dop853": 8}
+STEPS = (0.3, 0.15, 0.075)   # (none divides the delay: without breaking points, steps straddle them;
+                             # one integration over [0, 3], whose windows do not end on them either)
+
+
+def observed(meth, exact, breaks=True):
+    errs = []
+    for h in STEPS:
+        r = run(dde2(meth, breaks), "--quiet", "--recorded", "1", "--set", "total=3", *held_at(meth, h))
+        check(r.status[0] == "finished", "%s h=%g: %s" % (meth, h, r.status[0]))
+        errs.append(abs(r["y"][0] - exact))
+    orders = [math.log2(errs[k] / errs[k + 1]) if errs[k + 1] > 0 else float("inf") for k in range(2)]
+    return errs, orders
+
+
+def test_orders():
+    """history cos(t), steps 0.3/0.15/0.075 (not dividing tau): observed orders, with and without breaking points"""
+    import sympy as sp
+    t, pieces = method_of_steps_exact(lambda t: sp.cos(t), 3)
+    exact = float(pieces[-1].subs(t, 3))
+    for meth in METHODS:
+        errs, orders = observed(meth, exact)
+        print("    %-9s y(3) errors %s, orders %.2f %.2f (expected %d)" %
+              (meth, " ".join("%.2e" % e for e in errs), orders[0], orders[1], EXPECTED_ORDER[meth]))
+        check(orders[1] > EXPECTED_ORDER[meth] - 0.35 or errs[2] < 1e-12,
+              "%s: order %.2f, expected %d (errors %s)" % (meth, orders[1], EXPECTED_ORDER[meth], errs))
+    for meth in ("rk4", "dopri5", "dop853"):
+        errs, orders = observed(meth, exact, breaks=False)
+        print("    %-9s without breaking points: errors %s, orders %.2f %.2f" %
+              (meth, " ".join("%.2e" % e for e in errs), orders[0], orders[1]))
+        check(orders[1] < EXPECTED_ORDER[meth] - 0.5, "%s without breaking points: order %.2f" % (meth, orders[1]))
+
+
+def reference(f, tau, history, times):
+    """A DDE x' = f(x, x(t - tau), t) by the method of steps: solve_ivp (DOP853,
+    rtol 1e-12) over [k tau, (k+1) tau], x(t - tau) from the dense output of
+    the intervals before (the history function before 0); x at the times."""
+    from scipy.integrate import solve_ivp
+    segments = []   # (start, dense output)
+
+    def past(s):
+        if s <= 0:
+            return history(s)
+        k = len(segments) - 1
+        while k > 0 and s < segments[k][0]:
+            k -= 1
+        return float(segments[k][1](s)[0])
+
+    x0, a, t_end = history(0.0), 0.0, max(times)
+    while a < t_end - 1e-12:
+        b = min(a + tau, t_end)
+        sol = solve_ivp(lambda t, x: [f(x[0], past(t - tau), t)], (a, b), [x0], method="DOP853", rtol=1e-12,
+                        atol=1e-14, dense_output=True)
+        segments.append((a, sol.sol))
+        x0, a = float(sol.y[0, -1]), b
+    return np.array([past(t) for t in times])
+
+
+# Hutchinson's delayed logistic (tau = 1), Mackey-Glass (tau = 17, chaotic)
+# and a delay shorter than the step (tau = 0.03), side by side in one model;
+# fifteen windows of 10 carried over by `repeat`
+REFERENCE = """# x: Hutchinson, z: Mackey-Glass, w: a delay shorter than the step
+par r=1.5, beta=0.2, gamma=0.1, n=10, tau=17
+x'=r*x*(1-delay(x,1))
+zd=delay(z,tau)
+z'=beta*zd/(1+zd^n)-gamma*z
+w'=-2*delay(w,0.03)+sin(t)
+x(0)=0.5
+z(0)=0.5
+w(0)=1
+@ delay=20, total=10
+repeat transient=0, record=15
+done
+"""
+
+
+def test_reference():
+    """Hutchinson, Mackey-Glass (tau=17) and tau=0.03 < h against method-of-steps references (scipy, rtol 1e-12)"""
+    times = [10.0 * (k + 1) for k in range(15)]
+    refs = {"x": reference(lambda x, xd, t: 1.5 * x * (1 - xd), 1.0, lambda s: 0.5, times),
+            "z": reference(lambda x, xd, t: 0.2 * xd / (1 + xd ** 10) - 0.1 * x, 17.0, lambda s: 0.5, times),
+            "w": reference(lambda x, xd, t: -2 * xd + math.sin(t), 0.03, lambda s: 1.0, times[:1])}
+    for meth, args, tol in (("dop853", ["--set", "toler=1e-11", "--set", "atoler=1e-11"], 1e-7),
+                            ("dopri5", ["--set", "toler=1e-10", "--set", "atoler=1e-10"], 1e-6),
+                            ("rk4", ["--set", "dt=0.01"], 1e-6)):
+        r = run(build("dde_reference_" + meth, REFERENCE, flags=["--option", "meth=" + meth], sanitize=False,
+                      defines=FAST), "--quiet", *args)
+        check(list(r.status) == ["finished"] * 15, "%s: %s" % (meth, list(r.status)))
+        for name, label in (("x", "Hutchinson"), ("z", "Mackey-Glass"), ("w", "tau 0.03 < h")):
+            got = r[name][:len(refs[name])]
+            err = np.max(np.abs(got - refs[name]))
+            print("    %-7s %-13s at t = %s: largest difference from the reference %.2e" %
+                  (meth, label, "10" if name == "w" else "10, 20, …, 150", err))
+            check(err <= tol, "%s %s: %s against %s" % (meth, label, list(got), list(refs[name])))
+    # rk4's order with tau < h, reading its own extension
+    runner = build("dde_reference_rk4", REFERENCE, flags=["--option", "meth=rk4"], sanitize=False, defines=FAST)
+    errs = [abs(run(runner, "--quiet", "--recorded", "1", "--set", "dt=%r" % h)["w"][0] - refs["w"][0])
+            for h in (0.1, 0.05, 0.025)]
+    order = math.log2(errs[1] / errs[2])
+    print("    rk4, tau = 0.03 < h = 0.1/0.05/0.025: errors %s, order %.2f" % (" ".join("%.2e" % e for e in errs), order))
+    check(order > 3.5, "rk4 with tau < h: errors %s" % errs)
+
+
+# XPPAUT's meaning, each file against `xppaut -silent` at its dt and at dt/10
+XPP_FILES = {
+    "init_only": "x'=-delay(x,1)\ninit x=1\n@ delay=2, dt=0.01, total=3, meth=rk4\ndone\n",
+    "history_number": "x'=-delay(x,1)\nx(0)=1\n@ delay=2, dt=0.01, total=3, meth=rk4\ndone\n",
+    "history_of_t": "x'=-delay(x,1)\nx(0)=2-t\n@ delay=2, dt=0.01, total=3, meth=rk4\ndone\n",
+    "init_after_history": "x'=-delay(x,1)\nx(0)=2-t\ninit x=5\n@ delay=2, dt=0.01, total=3, meth=rk4\ndone\n",
+    "t0_not_zero": "x'=-delay(x,1)\nx(0)=2-t\n@ delay=2, dt=0.01, total=1, meth=rk4, t0=1\ndone\n",
+    "negative_delay": "x'=-delay(x,-1)\nx(0)=1\n@ delay=2, dt=0.01, total=3, meth=rk4\ndone\n",
+    "state_dependent": "x'=-delay(x,0.5+0.4*x)\nx(0)=1\n@ delay=2, dt=0.01, total=3, meth=rk4\ndone\n",
+    "feedback": ("# XPPAUT's ode/delay.ode, its numbers\np tau=3,b=4.8,a=4,p=-.8\nf(x)=1/(1+exp(-x))\n"
+                 "dx/dt = -x + f(a*x-b*delay(x,tau)+p)\nx(0)=1-t\ninit x=1\n@ delay=20, total=20\ndone\n"),
+}
+
+
+def xppaut_end(text, dt, tmp):
+    path = os.path.join(tmp, "m.ode")
+    text = re.sub(r"dt=[0-9.]+", "dt=%r" % dt, text) if "dt=" in text else text.replace("@ delay", "@ dt=%r, delay" % dt)
+    with open(path, "w") as f:
+        f.write(text)
+    out = os.path.join(tmp, "output.dat")
+    if os.path.exists(out):
+        os.remove(out)
+    subprocess.run(["xppaut", "m.ode", "-silent"], cwd=tmp, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                   timeout=300)
+    rows = [line.split() for line in open(out) if line.strip()]
+    return float(rows[-1][0]), float(rows[-1][1]), len(rows)
+
+
+def test_xppaut():
+    """XPPAUT's delay files: odegen against xppaut -silent, the difference shrinking with XPPAUT's dt"""
+    if not shutil.which("xppaut"):
+        print("    xppaut not installed: skipped")
+        return
+    tmp = tempfile.mkdtemp(prefix="dde-xpp-")
+    try:
+        for name, text in XPP_FILES.items():
+            ours = run(build("dde_xpp_" + name, text, sanitize=False, defines=FAST), "--quiet")
+            check(ours.status[0] == "finished", "%s: %s" % (name, ours.status[0]))
+            dt = 0.05 if "dt=" not in text else float(re.search(r"dt=([0-9.]+)", text).group(1))
+            t_a, xa, _ = xppaut_end(text, dt, tmp)
+            t_b, xb, _ = xppaut_end(text, dt / 10, tmp)
+            da, db = abs(xa - ours["x"][0]), abs(xb - ours["x"][0])
+            print("    %-19s odegen %.10f; xppaut dt=%g: %.8f (differs %.1e), dt=%g: %.8f (%.1e)" %
+                  (name, ours["x"][0], dt, xa, da, dt / 10, xb, db))
+            check(db < 5e-3 and (db < da / 4 or da < 1e-7), "%s: odegen %r, xppaut %r (dt=%g), %r (dt=%g)" %
+                  (name, ours["x"][0], xa, dt, xb, dt / 10))
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+EVENTS = """# x'(t) = -x(t-1), history 1: x crosses 0 upwards once in (3, 4); samples every 0.25
+x'=-delay(x,1)
+x(0)=1
+event up: x, dir=1, stop=1
+save every=0.25
+record t, x
+@ delay=1.5, total=5, meth=dopri5, toler=1e-10, atoler=1e-10
+done
+"""
+
+
+def test_events_save():
+    """events located on the extension and save samples read the past: x=0 crossing and samples against the exact solution"""
+    import sympy as sp
+    t, pieces = method_of_steps_exact(lambda t: sp.Integer(1), 5)
+    root = [r for r in sp.solve(pieces[3], t) if r.is_real and 3 < float(r) < 4]
+    check(len(root) == 1, "the derivation: roots %s" % root)
+    root = float(root[0])
+    runner = build("dde_events_save", EVENTS, sanitize=False, defines=FAST)
+    tmp = tempfile.mkdtemp(prefix="dde-save-")
+    try:
+        out = os.path.join(tmp, "out.csv")
+        p = run_raw(runner, "--backend", BACKEND, "--quiet", "-o", out)
+        check(p.returncode == 0, "the runner: %s" % p.stderr)
+        rows = open(out).read().splitlines()
+        head = rows[0].split(",")
+        last = rows[1].split(",")
+        t_event, status = float(last[head.index("t")]), last[-1]
+        samples = [line.split(",") for line in open(os.path.join(tmp, "out.traj.csv")).read().splitlines()[1:]]
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    errs = [abs(float(row[4]) - exact_at(t, pieces, float(row[2]))) for row in samples]
+    print("    the crossing at t = %.12f (exact %.12f, status %s); %d samples, largest error %.2e" %
+          (t_event, root, status, len(samples), max(errs)))
+    slope = abs(float(sp.diff(pieces[3], t).subs(t, root)))   # (located to the event's tol, 1e-6 in x)
+    check(status == "event" and abs(t_event - root) < 2e-6 / slope, "event at %r (%s), exact %r" % (t_event, status, root))
+    check(len(samples) == int(root / 0.25) + 1 and max(errs) < 1e-8, "samples: %d, errors up to %g" %
+          (len(samples), max(errs)))
+
+
+def test_statuses():
+    """tau beyond @ delay, and a ring too small for the steps: the status history, the last good state"""
+    r = run(build("dde_too_long", "par tau=3\nx'=-delay(x,tau)\nx(0)=1\n@ delay=2, total=3\ndone\n", sanitize=False,
+                  defines=FAST),
+            "--quiet", "--scan", "tau=list(1,3)")
+    check(list(r.status) == ["finished", "history"] and r["x"][1] == 1.0, "tau 1 and 3 of at most 2: %s %s" %
+          (list(r.status), list(r["x"])))
+    small = build("dde_small_ring", DDE2.replace("y'=-delay(y,1)", "y'=-y"), sanitize=False,
+                  defines=FAST + ("-DODE_DELAY_SLOTS=10",))
+    r = run(small, "--quiet", "--recorded", "2")
+    check(list(r.status) == ["finished", "history"], "10 slots, 20 steps within the delay: %s" % list(r.status))
+    r = run(small, "--quiet", "--set", "dt=0.2")
+    check(list(r.status) == ["finished"] * 5 and abs(r["x"][4] - 19 / 120) < 1e-2, "10 slots for 5 steps: %s %s" %
+          (list(r.status), list(r["x"])))
+
+
+if __name__ == "__main__":
+    sys.exit(main([("exact", test_exact), ("orders", test_orders), ("reference", test_reference),
+                   ("events_save", test_events_save), ("xppaut", test_xppaut), ("statuses", test_statuses)]))
