@@ -51,6 +51,7 @@ suite "XPPAUT's network operators (special) against XPPAUT" $PY tests/arrays/tes
 suite "maps (x(t+1)=, meth=discrete: Henon, logistic windows, XPPAUT)" $PY tests/maps/test_maps.py
 suite "teams of threads (loop form, team integrator, emulated teams)" bash tests/team/run.sh
 suite "stiff methods (test set, CVODE peer, events)" $PY tests/stiff/test_stiff.py
+suite "the manual: links, models, commands and Python sessions of README.md and docs/" $PY tests/docs/test_docs.py
 suite "man pages (options as --help lists them), make install PREFIX=" $PY tests/docs/test_man.py
 suite "delays (exact, orders, references, XPPAUT, statuses)" $PY tests/delay/test_delay.py
 suite "fuzzing (short run)" bash tests/fuzz/run.sh
