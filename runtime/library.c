@@ -700,6 +700,7 @@ static int ode_device_create(model_solver *s, OdeDevice *d)
     ODE_CUDA(s, d, cudaMalloc((void **)&d->progress_d, sizeof(unsigned int)));
     ODE_CUDA(s, d, cudaMalloc((void **)&d->queue, sizeof(unsigned int)));
     ODE_CUDA(s, d, cudaMalloc((void **)&d->tally_d, sizeof(OdeTally)));
+    ODE_CUDA(s, d, ode_gpu_work_alloc(&d->a));
 #define ODE_DEVICE_ALLOC(member, rows) \
     ODE_CUDA(s, d, cudaMalloc((void **)&d->a.member, ode_bytes(n, (rows), sizeof *d->a.member)));
     ODE_ARRAYS(ODE_DEVICE_ALLOC)
@@ -723,6 +724,7 @@ static void ode_device_free(OdeDevice *d)
     cudaFree(d->progress_d);
     cudaFree(d->tally_d);
     cudaFree(d->plan_memory);
+    ode_gpu_work_free(&d->a);
     if (d->progress) cudaFreeHost(d->progress);
     if (d->tally) cudaFreeHost(d->tally);
     if (d->done) cudaEventDestroy(d->done);
@@ -1018,11 +1020,11 @@ static long long ode_gpu_resident(model_solver *s)
     for (int k = 0; k < s->ndev; k++) {
         int sms = 0, per_sm = 0;
         if (cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, s->dev[k].id) != cudaSuccess ||
-            cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, ode_kernel, s->block, 0) != cudaSuccess) {
+            ode_gpu_systems_per_sm(s->block, &per_sm) != cudaSuccess) {
             cudaGetLastError();
             continue;
         }
-        total += (long long)sms * per_sm * s->block;
+        total += (long long)sms * per_sm;
     }
     return total;
 }

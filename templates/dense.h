@@ -29,6 +29,7 @@
 #define ODE_NF (3 + ODE_NDENSE)
 #endif
 
+#if !ODE_LOOP_FORM   /* (a model in loop form: the team's own, team_*.h) */
 typedef struct OdeDense {
     ode_real t, h;                          /* the step [t, t + h] */
     ode_real y0[ODE_ALLOC(ODE_NSTATE)];
@@ -90,5 +91,7 @@ ODE_HD static ODE_INLINE void ode_dense_eval(const OdeDense *D, ode_real theta, 
         y[i] = D->y0[i] + acc;
     }
 }
+
+#endif /* !ODE_LOOP_FORM */
 
 #endif /* ODE_DENSE_H */

@@ -1,5 +1,5 @@
 /* driver.h — many systems at once: the CUDA kernels (one system per thread)
- * and the CPU loop (OpenMP over systems), both around the same
+ * and the CPU loop (cpu_loop.h: OpenMP over systems), both around the same
  * ode_run_system(), which runs all repetitions of one system.
  *
  * Repetitions loop inside the kernel: a whole scan chunk (transient and
@@ -12,10 +12,6 @@
 #ifndef ODEGEN_GENERATED
 #include "example_model.h"
 #include "solver.h"
-#endif
-
-#ifdef _OPENMP
-#include <omp.h>
 #endif
 
 /* System i of the arrays into registers, and back. */
@@ -131,42 +127,10 @@ ODE_HD static ODE_INLINE void ode_run_system(const OdeArrays *a, int i, int tran
 }
 
 /* ------------------------------------------------------------------ CPU */
-
-/* Runs every system of a on the host, in parallel over systems.  `report`
- * (may be NULL) is called now and then from the calling thread with the
- * number of systems done so far; once it returns non-zero, systems not yet
- * started are skipped and the result is 1 (else 0). */
-static int ode_cpu_run(const OdeArrays *a, int transient, int record,
-                       int (*report)(void *user, long done), void *user)
+/* One system of the CPU path (cpu_loop.h runs them over OpenMP). */
+static void ode_cpu_system(const OdeArrays *a, int i, int transient, int record)
 {
-    long done = 0;
-    int stop = 0;
-#pragma omp parallel for schedule(dynamic, 8)
-    for (int i = 0; i < a->n; i++) {
-        int stopping;
-#pragma omp atomic read
-        stopping = stop;
-        if (stopping) continue;
-        ode_run_system(a, i, transient, record);
-#pragma omp atomic
-        done++;
-#ifdef _OPENMP
-        if (report && omp_get_thread_num() == 0) {
-#else
-        if (report) {
-#endif
-            long seen;
-#pragma omp atomic read
-            seen = done;
-            if (report(user, seen)) {
-#pragma omp atomic write
-                stop = 1;
-            }
-        }
-    }
-    if (stop) return 1;
-    if (report) report(user, a->n);
-    return 0;
+    ode_run_system(a, i, transient, record);
 }
 
 /* ------------------------------------------------------------------ GPU */
@@ -294,6 +258,30 @@ static cudaError_t ode_gpu_launch(const OdeArrays *a, int transient, int record,
         ode_kernel_stream<<<grid, block, 0, stream>>>(*a, transient, record);
     return cudaGetLastError();
 }
+
+/* Systems one multiprocessor runs at once in blocks of `block` threads (the
+ * library's estimate of a wave). */
+static cudaError_t ode_gpu_systems_per_sm(int block, int *systems)
+{
+    int per_sm = 0;
+    const cudaError_t err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, ode_kernel, block, 0);
+    *systems = per_sm * block;
+    return err;
+}
+
+/* Device memory the kernels need beyond the arrays: none here (a team's
+ * workspace: team_driver.h). */
+static cudaError_t ode_gpu_work_alloc(OdeArrays *a)
+{
+    a->work = NULL;
+    a->work_teams = 0;
+    return cudaSuccess;
+}
+static void ode_gpu_work_free(OdeArrays *a) { (void)a; }
 #endif /* __CUDACC__ */
+
+#ifndef ODEGEN_GENERATED
+#include "cpu_loop.h"
+#endif
 
 #endif /* ODE_DRIVER_H */

@@ -39,23 +39,10 @@
 #include "tableaux.h"
 #include "stepper.h"
 #include "dense.h"
+#include "event_rules.h"
 #endif
 
-#if ODE_NEVENT > 0
-
-/* Most Illinois iterations spent on one crossing, and golden-section
- * iterations on one extremum. */
-#define ODE_EVENT_MAXITER 60
-#define ODE_EXTREMUM_MAXITER 40
-/* Most extrema made check points in one step (a bound, not a tuning knob). */
-#define ODE_EXTREMUM_SPLITS 8
-
-#if ODE_NEVENT <= 32                   /* one bit per event (at most 64 events) */
-typedef unsigned int ode_mask;         /* (32 bits where they do: registers on the GPU) */
-#else
-typedef unsigned long long ode_mask;
-#endif
-#define ODE_BIT(e) ((ode_mask)1 << (e))
+#if ODE_NEVENT > 0 && !ODE_LOOP_FORM   /* (a model in loop form: team_events.h) */
 
 /* Which events fire at their next crossing, and what the accumulation check
  * (the file's comment) knows of those disarmed by a detection. */
@@ -64,27 +51,6 @@ typedef struct OdeArming {
     ode_mask back;    /* disarmed by a detection, since seen in their zone moving back to the side they came from */
     ode_mask down;    /* crossed downwards at their last detection (read for dir = 0 only) */
 } OdeArming;
-
-/* Event e went from gp (outside its zone) to g, past the whole zone, in its
- * declared direction: the step jumped over the zone. */
-ODE_HD static ODE_INLINE int ode_event_jumped(int e, ode_real gp, ode_real g)
-{
-    const ode_real tol = ode_event_tol(e);
-    const int dir = ode_event_dir(e);
-    const int down = gp > tol && g < -tol, up = gp < -tol && g > tol;
-    return dir < 0 ? down : dir > 0 ? up : (down | up);
-}
-
-/* Event e came from gp (outside its zone, on the side its direction starts
- * from) and landed inside ±tol. */
-ODE_HD static ODE_INLINE int ode_event_landed(int e, ode_real gp, ode_real g)
-{
-    const ode_real tol = ode_event_tol(e);
-    const int dir = ode_event_dir(e);
-    if (!(ode_fabs(g) <= tol))
-        return 0;
-    return dir < 0 ? gp > tol : dir > 0 ? gp < -tol : ode_fabs(gp) > tol;
-}
 
 /* a[k] for a run-time k without indexing a register array at run time (which
  * would move the array to local memory): a chain of selects. */
@@ -132,10 +98,6 @@ ODE_HD static ODE_INLINE ode_mask ode_reached_mask(ode_mask armed, const ode_rea
     return m;
 }
 
-/* A `global 0` (firing.h) never crosses: it fires where its condition is
- * exactly zero at a step's end, and is never armed. */
-#define ODE_IS_EXACT(e) ((ODE_EVENTS_EXACT & ODE_BIT(e)) != 0)
-
 /* The events whose zone g lies outside: armed from there on. */
 ODE_HD static ODE_INLINE ode_mask ode_outside_mask(const ode_real *g)
 {
@@ -162,8 +124,6 @@ typedef struct OdeBracket {
     ode_mask armed;
 } OdeBracket;
 
-/* Step of the one-sided differences that give the slopes at check points. */
-#define ODE_SLOPE_DTHETA ODE_R(9.5367431640625e-07)   /* 2^-20 of the step: the slope there, not a secant */
 
 /* The slopes dg/dθ at θ (one-sided, into the step). */
 ODE_HD static ODE_INLINE void ode_event_slopes(const OdeSystem *s, const OdeDense *D, ode_real theta,
@@ -173,27 +133,6 @@ ODE_HD static ODE_INLINE void ode_event_slopes(const OdeSystem *s, const OdeDens
     ode_real gd[ODE_NEVENT];
     ode_events_at(s, D, theta + d, gd);
     ODE_FOR_EVENTS(e) slope[e] = (gd[e] - g[e]) / d;
-}
-
-/* Between ga and gb (neither showing a crossing of event e), an extremum of
- * g_e could hide one: a maximum when both ends lie at or below the zone's top
- * (it would cross upwards and back), a minimum when both lie at or above its
- * bottom.  +1: look for a maximum above `*level`, -1: a minimum below it,
- * 0: nothing can hide. */
-ODE_HD static ODE_INLINE int ode_hidden_kind(int e, ode_real ga, ode_real gb, ode_real *level)
-{
-    if (ODE_IS_EXACT(e)) return 0;
-    const ode_real tol = ode_event_tol(e);
-    const int dir = ode_event_dir(e);
-    if (ga <= tol && gb <= tol && (dir <= 0 || ga < -tol)) {
-        *level = ga < -tol && dir >= 0 ? -tol : tol;   /* reaching the zone from below is a crossing too */
-        return 1;
-    }
-    if (ga >= -tol && gb >= -tol && (dir >= 0 || ga > tol)) {
-        *level = ga > tol && dir <= 0 ? tol : -tol;
-        return -1;
-    }
-    return 0;
 }
 
 /* Golden-section search on (a, b) of the extension for a point where event
@@ -620,6 +559,6 @@ ODE_HD static ODE_INLINE ode_mask ode_events_step(OdeSystem *s, ode_real t, cons
     return located;
 }
 
-#endif /* ODE_NEVENT > 0 */
+#endif /* ODE_NEVENT > 0 && !ODE_LOOP_FORM */
 
 #endif /* ODE_EVENTS_H */

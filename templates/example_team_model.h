@@ -28,7 +28,8 @@
  *  - constants as for a model written out, plus ODE_LOOP_FORM 1, ODE_NSCRATCH
  *    (reals of array temporaries), ODE_LAYOUT and ODE_TEAM_SIZE (the default
  *    layout, each under #ifndef so that -D overrides it), ODE_HAS_EVENT_JVP;
- *  - the templates prelude.h, options.h, system.h, team.h, team_system.h;
+ *  - the templates prelude.h, options.h, system.h, team.h, lu_storage.h,
+ *    team_system.h;
  *  - the functions that ONE lane runs, exactly as for a model written out,
  *    over OdeSystem (whose y, p, d, acc, count point into the team's
  *    memory): tolerances, event properties, derived parameters, sin/cos of
@@ -118,6 +119,7 @@
 #include "options.h"
 #include "system.h"
 #include "team.h"
+#include "lu_storage.h"
 #include "team_system.h"
 
 /* ---------------------------------------------------------------- functions one lane runs */

@@ -28,7 +28,7 @@
 #include "tangent.h"
 #endif
 
-#if ODE_NEVENT > 0
+#if ODE_NEVENT > 0 && !ODE_LOOP_FORM   /* (a team layout fires its own way: team_integrate.h) */
 
 /* XPPAUT's thresholds (flags.c): |g| below which a `global 0`'s condition is
  * zero, the least change of a condition that counts as carried across, and
@@ -114,6 +114,6 @@ ODE_HD static ODE_INLINE ode_mask ode_fire(OdeSystem *s, ode_mask fired, ode_rea
     return done;
 }
 
-#endif /* ODE_NEVENT > 0 */
+#endif /* ODE_NEVENT > 0 && !ODE_LOOP_FORM */
 
 #endif /* ODE_FIRING_H */

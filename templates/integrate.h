@@ -159,6 +159,7 @@ ODE_HD static ODE_INLINE int ode_delay_trial(OdeSystem *s, const OdeOptions *ode
 #endif
 
 /* ------------------------------------------------------------------ one integration */
+#if !ODE_LOOP_FORM   /* (a model in loop form: the team's own, team_*.h) */
 
 #if ODE_FAST
 /* One step of the fast path: the trial (and the tangent vectors' step) over
@@ -594,5 +595,7 @@ ODE_HD static ODE_INLINE void ode_integrate(OdeSystem *s, const OdeOptions *ode_
     none.rep = 0;
     ode_integrate_sampled(s, ode_opt, none);
 }
+
+#endif /* !ODE_LOOP_FORM */
 
 #endif /* ODE_INTEGRATE_H */

@@ -25,6 +25,7 @@ typedef struct OdeSaveSink {
 } OdeSaveSink;
 
 #if ODE_SAVE
+#if !ODE_LOOP_FORM   /* (a model in loop form: the team's own, team_*.h) */
 /* Sample j at time t with state y: the fields as ode_model_field computes
  * them for the system at (t, y). */
 ODE_HD static ODE_INLINE void ode_save_put(OdeSystem *s, OdeSaveSink k, unsigned int j, ode_real t, const ode_real *y)
@@ -43,12 +44,15 @@ ODE_HD static ODE_INLINE void ode_save_put(OdeSystem *s, OdeSaveSink k, unsigned
     ODE_FOR_STATES(i) s->y[i] = ykeep[i];
 }
 
+#endif /* !ODE_LOOP_FORM */
+
 /* The number of samples that were due, at the integration's end. */
 ODE_HD static ODE_INLINE void ode_save_count(OdeSaveSink k, unsigned int n)
 {
     k.a->traj_count[(size_t)k.rep * (size_t)k.a->nsave + (size_t)k.slot] = n;
 }
 
+#if !ODE_LOOP_FORM   /* (a model in loop form: the team's own, team_*.h) */
 /* Samples due in the step that D extends, up to tnew (state ynew there):
  * sample n is at t0 + n·every; n runs to last, the last sample of the
  * window, which the step ending at t1 takes whatever rounding did to its
@@ -71,6 +75,8 @@ ODE_HD static ODE_INLINE void ode_save_step(OdeSystem *s, OdeSaveSink k, const O
         ++*n;
     }
 }
+
+#endif /* !ODE_LOOP_FORM */
 
 /* The index of the window's last sample: every sample whose time is at most
  * t1 (within rounding). */

@@ -7,6 +7,7 @@
  *   stability.h  a fixed-step method that left its stability region
  *   dense.h      the continuous extension of an accepted step
  *   rosenbrock.h the stiff methods' trial step (and Rodas5P's extension)
+ *   event_rules.h what makes an event fire (shared with team_events.h)
  *   events.h     event detection on the extension, location of crossings
  *   save.h       `save` samples from the extension
  *   tangent.h    tangent vectors, saltation, QR (`lyapunov`)
@@ -26,6 +27,7 @@
 #include "stability.h"
 #include "dense.h"
 #include "rosenbrock.h"
+#include "event_rules.h"
 #include "events.h"
 #include "save.h"
 #include "tangent.h"

@@ -95,6 +95,7 @@ ODE_HD static ODE_INLINE void ode_trig_at(const OdeSystem *s, ode_real t, OdeTri
 #endif
 }
 
+#if !ODE_LOOP_FORM   /* (a model in loop form: the team's own, team_*.h) */
 /* f(t, y) into dy, with sin/cos of time evaluated at t. */
 ODE_HD static ODE_INLINE void ode_rhs_at(const OdeSystem *s, ode_real t, const ode_real *y, ode_real *dy)
 {
@@ -102,6 +103,7 @@ ODE_HD static ODE_INLINE void ode_rhs_at(const OdeSystem *s, ode_real t, const o
     ode_trig_at(s, t, &tr);
     ode_model_rhs(s, t, y, dy, &tr);
 }
+#endif
 
 /* ------------------------------------------------------------------ the trial step */
 #if !ODE_ROSENBROCK   /* (a Rosenbrock method's trial: rosenbrock.h) */
@@ -116,6 +118,7 @@ ODE_HD static ODE_INLINE int ode_last_use(const ode_real a[ODE_NK][ODE_NK], int 
     return last;
 }
 
+#if !ODE_LOOP_FORM   /* (a model in loop form: the team's own, team_*.h) */
 /* Stage j's input y + h Σ_l a_jl k_l (a: the tableau, whose zeros the
  * compiler drops, the loops being unrolled over compile-time counts). */
 ODE_HD static ODE_INLINE void ode_stage_input(const ode_real a[ODE_NK][ODE_NK], int j, ode_real h, const ode_real *y,
@@ -223,8 +226,10 @@ ODE_HD static ODE_INLINE void ode_rk_trial(const OdeSystem *s, ode_real t, ode_r
  * trial that failed at the smallest step. */
 #define ode_trial ode_rk_trial
 #define ODE_TRIAL_FAILURE(st) ODE_STATUS_NAN
+#endif /* !ODE_LOOP_FORM */
 #endif /* !ODE_ROSENBROCK */
 
+#if !ODE_LOOP_FORM   /* (a model in loop form: the team's own, team_*.h) */
 /* f at the step's end (t + h, ynew) into k[ODE_KEND]: for a method that is
  * not FSAL, the next step's first stage and the extension's end slope. */
 ODE_HD static ODE_INLINE void ode_rk_end(const OdeSystem *s, ode_real t, ode_real h, const ode_real *ynew,
@@ -232,6 +237,7 @@ ODE_HD static ODE_INLINE void ode_rk_end(const OdeSystem *s, ode_real t, ode_rea
 {
     if (!ODE_FSAL) ode_rhs_at(s, t + h, ynew, st->k[ODE_KEND]);
 }
+#endif
 
 /* Right-hand-side evaluations of one trial (have_k0: the first stage was
  * known). */
@@ -239,6 +245,7 @@ ODE_HD static ODE_INLINE void ode_rk_end(const OdeSystem *s, ode_real t, ode_rea
 
 /* ------------------------------------------------------------------ error ratio */
 
+#if !ODE_LOOP_FORM   /* (a model in loop form: the team's own, team_*.h) */
 /* The error ratio max_i |err_i| / (atol_i + rtol_i * max(|y_i|, |ynew_i|))
  * (the tolerances: the model's ode_rtol, ode_atol under the run-time options
  * ode_opt); NaN when the trial holds a NaN or an infinity. */
@@ -255,5 +262,6 @@ ODE_HD static ODE_INLINE ode_real ode_error_ratio(const OdeOptions *ode_opt, con
     }
     return finite ? ratio : (ode_real)NAN;
 }
+#endif
 
 #endif /* ODE_STEPPER_H */

@@ -230,6 +230,9 @@ typedef struct OdeArrays {
     unsigned int *queue;         /* next system to take (load balancing), or NULL */
     unsigned long long *lyap_off;   /* systems whose lyap_trace_err is off (ode_lyap_trace_off) at the
                                        launch's end, counted when not NULL */
+    void *work;                  /* a team's workspace in device memory, work_teams of them
+                                    (team_driver.h), or NULL */
+    long work_teams;
 } OdeArrays;
 
 /* One `scan` line: a parameter or an initial value over a range or a list.

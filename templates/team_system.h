@@ -23,6 +23,7 @@
 #include "options.h"
 #include "system.h"
 #include "team.h"
+#include "lu_storage.h"
 #endif
 
 #if ODE_LOOP_FORM
@@ -43,6 +44,76 @@ typedef struct OdeSystem {
     unsigned long long steps;               /* accepted steps, all integrations */
     unsigned long long evals;               /* right-hand-side evaluations, all integrations */
 } OdeSystem;
+
+/* ------------------------------------------------------------------ the team's memory */
+/* A team's workspace: reals, then ints, at compile-time offsets (elements).
+ * Vectors of the states are indexed by state, so that lanes that read
+ * consecutive states read consecutive addresses (coalesced in global memory,
+ * no bank conflicts in shared memory):
+ *   y      the state                    yt   a stage's input, or a point of
+ *   dy     f of the last evaluation          the extension (events, samples)
+ *   p, d, acc   the system's parameters, derived parameters, accessories
+ *   scratch     the model's array temporaries (ODE_NSCRATCH)
+ *   event values, ODE_TEV_N arrays of ODE_NEVENT (team_events.h)
+ *   the stiff methods' matrix (lu_storage.h, team_lu.h)
+ * and ints: the event counts, armed and zone flags, … (ODE_TEI_N arrays of
+ * ODE_NEVENT), the LU's pivots.
+ * What each lane alone reads — its share of the stages, of the new state,
+ * of the error estimate and of the extension — is not here but in the
+ * lane's own arrays of ODE_TEAM_SLOTS values (registers, or the lane's
+ * local memory). */
+#ifndef ODE_NSCRATCH
+#define ODE_NSCRATCH 0
+#endif
+/* The stiff methods' matrix and pivots (lu_storage.h), for them only
+ * (evaluated where used, after tableaux.h). */
+#define ODE_TEAM_LU_REALS (ODE_ROSENBROCK ? ODE_LU_REALS : 0)
+#define ODE_TEAM_LU_INTS (ODE_ROSENBROCK ? ODE_NSTATE : 0)
+#define ODE_TEV_N 18                        /* event value arrays (team_events.h: ODE_TEV_…) */
+#define ODE_TEI_N 8                         /* event int arrays (ODE_TEI_…) */
+
+#define ODE_TW_Y 0
+#define ODE_TW_YT (ODE_TW_Y + ODE_ALLOC(ODE_NSTATE))
+#define ODE_TW_DY (ODE_TW_YT + ODE_ALLOC(ODE_NSTATE))
+#define ODE_TW_P (ODE_TW_DY + ODE_ALLOC(ODE_NSTATE))
+#define ODE_TW_D (ODE_TW_P + ODE_ALLOC(ODE_NPARAM))
+#define ODE_TW_ACC (ODE_TW_D + ODE_ALLOC(ODE_NDERIVED))
+#define ODE_TW_SCRATCH (ODE_TW_ACC + ODE_ALLOC(ODE_NACC))
+#define ODE_TW_EV (ODE_TW_SCRATCH + ODE_ALLOC(ODE_NSCRATCH))
+#define ODE_TW_LU (ODE_TW_EV + ODE_TEV_N * ODE_ALLOC(ODE_NEVENT))
+#define ODE_TW_REALS (ODE_TW_LU + ODE_ALLOC(ODE_TEAM_LU_REALS))
+
+#define ODE_TI_COUNT 0
+#define ODE_TI_EV (ODE_TI_COUNT + ODE_ALLOC(ODE_NEVENT))
+#define ODE_TI_LU (ODE_TI_EV + ODE_TEI_N * ODE_ALLOC(ODE_NEVENT))
+#define ODE_TI_INTS (ODE_TI_LU + ODE_ALLOC(ODE_TEAM_LU_INTS))
+
+/* A team's workspace in bytes (reals, then ints, one block). */
+#define ODE_TEAM_WORK_BYTES ((size_t)ODE_TW_REALS * sizeof(ode_real) + (size_t)ODE_TI_INTS * sizeof(int))
+
+/* The lane's share of a vector of the states: slot m holds state
+ * lane + m * size.  In a kernel the team's size is a compile-time constant,
+ * so the slots are few and the compiler keeps them in registers where they
+ * fit; on the host (a team of one, or an emulated team of any size) a lane
+ * may hold every state. */
+#if defined(__CUDA_ARCH__)
+#define ODE_TEAM_SLOTS ((ODE_NSTATE + ODE_TEAM_SIZE - 1) / ODE_TEAM_SIZE)
+#else
+#define ODE_TEAM_SLOTS ODE_ALLOC(ODE_NSTATE)
+#endif
+/* For each of this lane's states i, its slot m (ode_team in scope). */
+#define ODE_FOR_MINE(m, i)                                                                          \
+    ODE_UNROLL for (int m = 0, i = ode_team.lane; m < ODE_TEAM_SLOTS && i < ODE_NSTATE; m++, i += ode_team.size)
+
+/* Everything a lane's team functions work on. */
+typedef struct OdeTeamCtx {
+    OdeTeam team;
+    OdeSystem *s;                           /* the system (team memory; the leader writes it) */
+    ode_real *w;                            /* the workspace's reals */
+    int *iw;                                /* and ints */
+} OdeTeamCtx;
+
+#define ODE_TW(c, part) ((c)->w + ODE_TW_##part)
 
 #endif /* ODE_LOOP_FORM */
 

@@ -672,7 +672,8 @@ static void emit_source(Emitter *E)
     emit_provenance(E);
     emit_sets(E);
     static const char *const solver[] = {"templates/tableaux.h", "templates/stepper.h",    "templates/stability.h",
-                                         "templates/dense.h",    "templates/rosenbrock.h", "templates/events.h",
+                                         "templates/dense.h",    "templates/rosenbrock.h", "templates/event_rules.h",
+                                         "templates/events.h",
                                          "templates/save.h",     "templates/tangent.h",    "templates/period.h",
                                          "templates/firing.h",   "templates/attractor.h",  "templates/map.h",
                                          "templates/delay.h",
@@ -686,6 +687,7 @@ static void emit_source(Emitter *E)
         append_template(E, solver[i], false);
     }
     append_template(E, "templates/driver.h", false);
+    append_template(E, "templates/cpu_loop.h", false);
     append_template(E, "runtime/scan_fill.c", false);
     append_template(E, "runtime/options.c", false);
     append_template(E, "runtime/library.c", true);

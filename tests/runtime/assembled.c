@@ -2,7 +2,7 @@
  * NAME.cu (ODEGEN_GENERATED defined: no file includes another), so that the
  * tests build the runtime exactly as a generated model does:
  *   NAME.h  = model constants + runtime/api.h
- *   NAME.cu = NAME.h, model section, solver.h, driver.h, scan_fill.c,
+ *   NAME.cu = NAME.h, model section, solver.h, driver.h, cpu_loop.h, scan_fill.c,
  *             options.c, library.c, period.c, delay.c, attractor.c, basins.c, save.c, shortest_tables.h, shortest.c, output.h,
  *             output_csv.c, output.c, checkpoint.c, runner.c, runner_save.c, runner_attractors.c,
  *             and with -DODE_MPI (make MPI=1) mpi_watch.c, mpi_chunks.c, mpi_runner.c,
@@ -18,6 +18,7 @@
 #include "example_model.h"
 #include "solver.h"
 #include "driver.h"
+#include "cpu_loop.h"
 #include "scan_fill.c"
 #include "options.c"
 #include "library.c"

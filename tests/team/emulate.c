@@ -7,8 +7,17 @@
  * orders.  A barrier that some lanes reach and others do not (or reach at
  * another place) is reported and the run is stopped: on a GPU it would hang
  * or corrupt the team.
+ *
+ * A lane is entered the first time by swapcontext (which gives it its own
+ * stack) and afterwards by _longjmp, which unlike swapcontext saves no
+ * signal mask (no system call per switch: a test switches millions of
+ * times).  (Built without _FORTIFY_SOURCE, whose longjmp refuses to jump to
+ * another stack.)
  */
 #define _XOPEN_SOURCE 700
+#define _DEFAULT_SOURCE 1
+#undef _FORTIFY_SOURCE
+#include <setjmp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,7 +30,10 @@
 struct OdeTeamEmu {
     int size, order;
     ucontext_t main;
-    ucontext_t *ctx;
+    ucontext_t *ctx;                       /* each lane's first entry */
+    jmp_buf sched;                         /* the scheduler, where a lane goes at a barrier */
+    jmp_buf *lane;                         /* where each lane waits */
+    int *started;
     char *stacks;
     int *site;           /* where each lane waits (-1: finished) */
     double *slots;       /* gather: every lane's value */
@@ -43,16 +55,28 @@ static void lane_main(int lane)
     team.emu = emu;
     emu->fn(team, emu->arg);
     emu->site[lane] = -1;
-    swapcontext(&emu->ctx[lane], &emu->main);
+    _longjmp(emu->sched, 1);
 }
 
 void ode_team_emu_sync(OdeTeamEmu *emu, int lane, int site)
 {
     emu->site[lane] = site;
-    swapcontext(&emu->ctx[lane], &emu->main);
+    if (!_setjmp(emu->lane[lane])) _longjmp(emu->sched, 1);
     if (emu->failed) {   /* the run was abandoned: unwind no further work */
         emu->site[lane] = -1;
-        swapcontext(&emu->ctx[lane], &emu->main);
+        _longjmp(emu->sched, 1);
+    }
+}
+
+/* Runs lane l until its next barrier or its end. */
+static void emu_resume(OdeTeamEmu *emu, int l)
+{
+    if (_setjmp(emu->sched)) return;
+    if (!emu->started[l]) {
+        emu->started[l] = 1;
+        swapcontext(&emu->main, &emu->ctx[l]);
+    } else {
+        _longjmp(emu->lane[l], 1);
     }
 }
 
@@ -78,10 +102,12 @@ int ode_team_emu_run(int size, int order, void (*fn)(OdeTeam team, void *arg), v
     emu.fn = fn;
     emu.arg = arg;
     emu.ctx = calloc((size_t)size, sizeof(ucontext_t));
+    emu.lane = calloc((size_t)size, sizeof(jmp_buf));
+    emu.started = calloc((size_t)size, sizeof(int));
     emu.stacks = malloc((size_t)size * EMU_STACK);
     emu.site = calloc((size_t)size, sizeof(int));
     emu.slots = calloc((size_t)size, sizeof(double));
-    if (!emu.ctx || !emu.stacks || !emu.site || !emu.slots) {
+    if (!emu.ctx || !emu.lane || !emu.started || !emu.stacks || !emu.site || !emu.slots) {
         fprintf(stderr, "emulate: out of memory\n");
         exit(2);
     }
@@ -98,7 +124,7 @@ int ode_team_emu_run(int size, int order, void (*fn)(OdeTeam team, void *arg), v
     for (;;) {
         for (int q = 0; q < size; q++) {
             const int l = order ? size - 1 - q : q;
-            if (emu.site[l] != -1 || emu.phases == 0) swapcontext(&emu.main, &emu.ctx[l]);
+            if (emu.site[l] != -1) emu_resume(&emu, l);
         }
         emu.phases++;
         int finished = 0;
@@ -115,13 +141,15 @@ int ode_team_emu_run(int size, int order, void (*fn)(OdeTeam team, void *arg), v
             fprintf(stderr, "\n");
             emu.failed = 1;
             for (int l = 0; l < size; l++)   /* let every lane leave */
-                while (emu.site[l] != -1) swapcontext(&emu.main, &emu.ctx[l]);
+                while (emu.site[l] != -1) emu_resume(&emu, l);
             break;
         }
     }
     running = outer;
     if (phases) *phases = emu.phases;
     free(emu.ctx);
+    free(emu.lane);
+    free(emu.started);
     free(emu.stacks);
     free(emu.site);
     free(emu.slots);

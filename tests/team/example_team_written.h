@@ -212,4 +212,7 @@ ODE_HD static ODE_INLINE ode_real ode_model_field(const OdeSystem *ode_s, int od
     }
 }
 
+static const double ode_state_default[] = {1.0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+static const double ode_param_default[] = {0.3, 1.0, 0.1, 0.05, 0.25, 0.25, 0.25, 0.25, 0.25, 0.25, 0.25, 0.25};
+
 #endif /* ODE_EXAMPLE_TEAM_WRITTEN_H */

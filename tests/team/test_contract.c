@@ -4,6 +4,7 @@
  * out (example_team_written.h): the same bits for a team of one and for both
  * orders of every team; within rounding (the order of the sums) otherwise.  And
  * the emulation itself: a missing barrier and a barrier some lanes skip are seen. */
+#define _DEFAULT_SOURCE 1   /* ucontext, _setjmp (emulate.c) */
 #define ODE_TEAM_EMULATE 1
 #define ODE_JAC_SET(J, e, r, c, v) ode_jac_set_checked((J), (e), (r), (c), (v))
 #include <stdio.h>
