@@ -1298,8 +1298,8 @@ static int ode_get(model_solver *s, int kind, int index, int system, double *val
     case MODEL_KIND_STEPS: *value = (double)s->h.steps[system]; break;
     case MODEL_KIND_EVALS: *value = (double)s->h.evals[system]; break;
     case MODEL_KIND_FIELD: {
-        OdeSystem sys;
-        ode_load(&sys, &s->h, system);
+        ODE_SYSTEM_LOCAL(sys);
+        ode_system_read(&sys, &s->h, system);
         ode_model_derived(&sys);
         *value = (double)ode_model_field(&sys, index);
         break;
@@ -1452,8 +1452,8 @@ int model_initial_values(const double *params, double *states)
 {
     if (!params || !states) return MODEL_ERR_ARG;
 #if ODE_NINIT_EXPR > 0
-    OdeSystem sys;
-    memset(&sys, 0, sizeof sys);
+    ODE_SYSTEM_LOCAL(sys);
+    sys.t = sys.t0 = sys.t1 = ODE_R(0.0);
     for (int k = 0; k < ODE_NPARAM; k++) sys.p[k] = (ode_real)params[k];
     for (int k = 0; k < ODE_NSTATE; k++) sys.y[k] = (ode_real)states[k];
     ode_model_derived(&sys);

@@ -70,7 +70,7 @@ ODE_HD static ODE_INLINE void ode_fill_system(const OdeArrays *a, int i, long lo
     }
 #if ODE_NINIT_EXPR > 0
     {
-        OdeSystem s;
+        ODE_SYSTEM_LOCAL(s);
         for (int k = 0; k < ODE_NPARAM; k++) s.p[k] = ODE_AT(a->p, k, i, n);
         for (int k = 0; k < ODE_NSTATE; k++) s.y[k] = ODE_AT(a->y, k, i, n);
         ode_model_derived(&s);

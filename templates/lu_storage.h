@@ -52,14 +52,16 @@
 #define ODE_LU_REALS ODE_LU_NNZ                       /* the factors' entries */
 #endif
 
-/* Entry e of J, (row, col) in the states' numbering, set to v (a test may
+/* Entry e of J, (row, col) in the states' numbering: where it lives
+ * (ODE_JAC_AT, an lvalue), and setting it to v (ODE_JAC_SET; a test may
  * define its own, to watch the entries). */
-#ifndef ODE_JAC_SET
 #if ODE_LU_KIND == ODE_LU_SPARSE
-#define ODE_JAC_SET(J, e, row, col, v) ((J)[ode_lu_pos[e]] = (v))
+#define ODE_JAC_AT(J, e, row, col) ((J)[ode_lu_pos[e]])
 #else
-#define ODE_JAC_SET(J, e, row, col, v) ((J)[ODE_LU_INDEX(ODE_LU_ROW(row), ODE_LU_ROW(col))] = (v))
+#define ODE_JAC_AT(J, e, row, col) ((J)[ODE_LU_INDEX(ODE_LU_ROW(row), ODE_LU_ROW(col))])
 #endif
+#ifndef ODE_JAC_SET
+#define ODE_JAC_SET(J, e, row, col, v) (ODE_JAC_AT(J, e, row, col) = (v))
 #endif
 
 #endif /* ODE_LU_STORAGE_H */

@@ -170,6 +170,26 @@ ODE_HD static ODE_INLINE int ode_lyap_trace_off(const OdeSystem *s)
 #if ODE_PERIOD
 ODE_HD static ODE_INLINE ode_real ode_period_value(const OdeSystem *s) { return (ode_real)s->period; }
 #endif
+#else   /* ODE_LOOP_FORM: the system as the team sees it (team_system.h) */
+/* The same member names, so that the functions one lane runs (hooks,
+ * accessories, fields) read ode_s->y[k], ode_s->p[k] as written out; the
+ * arrays are pointers into the team's workspace (shared or global memory).
+ * One per team, written by its leader only. */
+#if ODE_NLYAP > 0 || ODE_PERIOD
+#error "system.h: lyapunov and period are not computed by a team (a model in loop form)"
+#endif
+typedef struct OdeSystem {
+    ode_real t, t0, t1;                     /* time and this integration's window */
+    ode_real *y;                            /* [ODE_NSTATE] states */
+    ode_real *p;                            /* [ODE_NPARAM] parameters (per system; a parameter array
+                                               per unit is a run of them; read-only in hooks) */
+    ode_real *d;                            /* [ODE_NDERIVED] derived parameters, once per launch */
+    ode_real *acc;                          /* [ODE_NACC] accessories */
+    int *count;                             /* [ODE_NEVENT] detections of each event in this integration */
+    int status;
+    unsigned long long steps;               /* accepted steps, all integrations */
+    unsigned long long evals;               /* right-hand-side evaluations, all integrations */
+} OdeSystem;
 #endif /* !ODE_LOOP_FORM */
 
 /* sin and cos of the right-hand side's arguments affine in t, at one stage
@@ -249,5 +269,39 @@ typedef struct OdeScanSpec {
 } OdeScanSpec;
 
 #define ODE_AT(arr, k, i, n) ((arr)[(size_t)(k) * (size_t)(n) + (size_t)(i)])
+
+/* A system in a function's own storage (on the host, or in one thread):
+ * for a model in loop form the arrays OdeSystem points to come with it. */
+#if ODE_LOOP_FORM
+#define ODE_SYSTEM_LOCAL(s)                                                                         \
+    OdeSystem s;                                                                                    \
+    ode_real s##_y[ODE_ALLOC(ODE_NSTATE)], s##_p[ODE_ALLOC(ODE_NPARAM)], s##_d[ODE_ALLOC(ODE_NDERIVED)]; \
+    ode_real s##_acc[ODE_ALLOC(ODE_NACC)];                                                          \
+    int s##_count[ODE_ALLOC(ODE_NEVENT)];                                                           \
+    s.y = s##_y;                                                                                    \
+    s.p = s##_p;                                                                                    \
+    s.d = s##_d;                                                                                    \
+    s.acc = s##_acc;                                                                                \
+    s.count = s##_count
+#else
+#define ODE_SYSTEM_LOCAL(s) OdeSystem s
+#endif
+
+/* System i of the arrays into s: time, window, states, parameters,
+ * accessories, status and counters; no detections yet. */
+ODE_HD static ODE_INLINE void ode_system_read(OdeSystem *s, const OdeArrays *a, int i)
+{
+    const int n = a->n;
+    s->t = a->t[i];
+    s->t0 = a->t0[i];
+    s->t1 = a->t1[i];
+    ODE_UNROLL for (int k = 0; k < ODE_NSTATE; k++) s->y[k] = ODE_AT(a->y, k, i, n);
+    ODE_UNROLL for (int k = 0; k < ODE_NPARAM; k++) s->p[k] = ODE_AT(a->p, k, i, n);
+    ODE_UNROLL for (int k = 0; k < ODE_NACC; k++) s->acc[k] = ODE_AT(a->acc, k, i, n);
+    ODE_UNROLL for (int e = 0; e < ODE_NEVENT; e++) s->count[e] = 0;
+    s->status = a->status[i];
+    s->steps = a->steps[i];
+    s->evals = a->evals[i];
+}
 
 #endif /* ODE_SYSTEM_H */

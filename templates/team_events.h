@@ -264,6 +264,25 @@ ODE_HD static ODE_INLINE int ode_team_event_scan(OdeTeamCtx *c, const OdeTeamDen
 }
 
 /* ------------------------------------------------------------------ a step that nothing can cross */
+#if !defined(ODE_HAS_EVENT_JVP) && defined(ODE_HAS_EVENT_GRAD) && ODE_HAS_EVENT_GRAD
+/* A model written out and run by a team: the events' derivatives along v
+ * from their gradients (ode_model_event_grad), each event by one lane, in
+ * events.h's order of terms (dg/dt, then the states in order). */
+ODE_HD static ODE_INLINE void ode_model_events_jvp_team(const OdeSystem *ode_s, ode_real t, const ode_real *ode_y,
+                                                        const ode_real *ode_v, ode_real ode_vt, ode_real *ode_gv,
+                                                        ode_real *ode_scratch, OdeTeam ode_team)
+{
+    (void)ode_scratch;
+    ODE_TEAM_FOR(e, ODE_NEVENT) {
+        ode_real gy[ODE_ALLOC(ODE_NSTATE)], gt;
+        ode_model_event_grad(ode_s, e, t, ode_y, gy, &gt);
+        gt *= ode_vt;
+        ODE_UNROLL for (int j = 0; j < ODE_NSTATE; j++) gt += gy[j] * ode_v[j];
+        ode_gv[e] = gt;
+    }
+}
+#define ODE_HAS_EVENT_JVP 1
+#endif
 #ifndef ODE_HAS_EVENT_JVP
 #define ODE_HAS_EVENT_JVP 0
 #endif

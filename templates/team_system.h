@@ -1,12 +1,12 @@
 /* team_system.h — where a system integrated by a team of threads lives.
  *
- * A model in loop form (ODE_LOOP_FORM 1) sees its system through OdeSystem,
- * as a model written out does, with the same member names, so that the
- * functions one lane runs alone (hooks, accessories, derived parameters,
- * recorded fields: templates/example_team_model.h) read ode_s->y[k],
- * ode_s->p[k], ode_s->acc[k] exactly as today; but the arrays are pointers
- * into the team's workspace (shared memory when it fits, else global
- * memory), which every lane of the team reads.
+ * A model in loop form (ODE_LOOP_FORM 1) sees its system through OdeSystem
+ * (system.h), as a model written out does, with the same member names, so
+ * that the functions one lane runs alone (hooks, accessories, derived
+ * parameters, recorded fields: templates/example_team_model.h) read
+ * ode_s->y[k], ode_s->p[k], ode_s->acc[k] exactly as today; but the arrays
+ * are pointers into the team's workspace (below: shared memory when it fits,
+ * else global memory), which every lane of the team reads.
  *
  * The OdeSystem itself is one per team, in the same memory: only the team's
  * leader (lane 0) writes it (t, the window, the accessories, the counts, the
@@ -28,22 +28,6 @@
 
 #if ODE_LOOP_FORM
 
-#if ODE_NLYAP > 0 || ODE_PERIOD
-#error "team_system.h: lyapunov and period are not computed by a team (a model in loop form)"
-#endif
-
-typedef struct OdeSystem {
-    ode_real t, t0, t1;                     /* time and this integration's window */
-    ode_real *y;                            /* [ODE_NSTATE] states */
-    ode_real *p;                            /* [ODE_NPARAM] parameters (per system; a parameter array
-                                               per unit is a run of them; read-only in hooks) */
-    ode_real *d;                            /* [ODE_NDERIVED] derived parameters, once per launch */
-    ode_real *acc;                          /* [ODE_NACC] accessories */
-    int *count;                             /* [ODE_NEVENT] detections of each event in this integration */
-    int status;
-    unsigned long long steps;               /* accepted steps, all integrations */
-    unsigned long long evals;               /* right-hand-side evaluations, all integrations */
-} OdeSystem;
 
 /* ------------------------------------------------------------------ the team's memory */
 /* A team's workspace: reals, then ints, at compile-time offsets (elements).
@@ -88,8 +72,10 @@ typedef struct OdeSystem {
 #define ODE_TI_LU (ODE_TI_EV + ODE_TEI_N * ODE_ALLOC(ODE_NEVENT))
 #define ODE_TI_INTS (ODE_TI_LU + ODE_ALLOC(ODE_TEAM_LU_INTS))
 
-/* A team's workspace in bytes (reals, then ints, one block). */
-#define ODE_TEAM_WORK_BYTES ((size_t)ODE_TW_REALS * sizeof(ode_real) + (size_t)ODE_TI_INTS * sizeof(int))
+/* A team's workspace in bytes (reals, then ints, one block; a constant the
+ * preprocessor can compare: ints of 4 bytes). */
+#define ODE_REAL_BYTES (ODE_FLOAT ? 4 : 8)
+#define ODE_TEAM_WORK_BYTES (ODE_TW_REALS * ODE_REAL_BYTES + ODE_TI_INTS * 4)
 
 /* The lane's share of a vector of the states: slot m holds state
  * lane + m * size.  In a kernel the team's size is a compile-time constant,

@@ -20,6 +20,7 @@
  *               set (statements.c), record (outputs.c), @ options (options.c)
  *   hooks       `on …` blocks (events.c), after the options (@ evtol)
  *   tolerance   per-state tolerances (statements.c), after the options (toler, atoler)
+ *   layout      who integrates one system: a thread, a warp's team or a block (layout.c)
  *   last        what needs the whole model: dtmin ≤ dtmax, counts, the default record,
  *               what delays need (delay.c), single precision's notes (single.c)
  * What lyapunov and a stiff method need of the derivatives is checked next,
@@ -40,6 +41,7 @@ static void set_defaults(Model *m)
 {
     m->method = METH_RK4;
     m->evpoints = 3;
+    m->layout = -1;
     m->dt = 0.05;
     m->t0 = 0;
     m->total = 20;
@@ -186,8 +188,10 @@ Model *check_program(const Program *prog, int precision)
     if (m->dtmin > m->dtmax)
         error_at(dtmax_loc.line > dtmin_loc.line ? dtmax_loc : dtmin_loc,
                  "dtmin (%g) is larger than dtmax (%g)", m->dtmin, m->dtmax);
-    if (m->nevent > 64)
-        error_at(m->events[64].sym->loc, "too many events: odegen handles at most 64");
+    choose_layout(c);
+    if (m->nevent > 64 && !m->loop_form)
+        error_at(m->events[64].sym->loc, "too many events for one thread: at most 64 with @ layout=thread "
+                                         "(a team layout, warp or block, has no such limit)");
     double product = 1;
     for (int i = 0; i < m->nscan; i++) product *= (double)m->scans[i].n;
     if (product > 4.0e18)

@@ -234,4 +234,7 @@ void check_delays(Checker *c);
 
 void check_option(Checker *c, Node *it, Loc *dtmin_loc, Loc *dtmax_loc, int precision);
 
+/* layout.c */
+void choose_layout(Checker *c);
+
 #endif

@@ -193,6 +193,9 @@ typedef enum Method {
     METH_DISCRETE = 11   /* a map: y(t+1) = f(t, y), t steps by 1 (XPPAUT discrete; map.c, templates/map.h) */
 } Method;
 
+/* Who integrates one system (templates/team.h's ODE_LAYOUT values). */
+enum { LAYOUT_THREAD = 0, LAYOUT_WARP = 1, LAYOUT_BLOCK = 2 };
+
 typedef struct Model {
     const char *path;        /* the .ode file as given */
     const char *name;        /* C identifier made from the file's base name (model_name.c) */
@@ -234,6 +237,14 @@ typedef struct Model {
     long evsteps;
     long long maxsteps;
     bool single;             /* float precision */
+    /* `@ layout=thread|warp|block` and `@ team=N` (layout.c): who integrates one system —
+     * one thread, or a team of `team` threads (a warp's or a block's) over the model in
+     * loop form (templates/team.h); -1 and 0 until the rule or the file decides. */
+    int layout;              /* LAYOUT_THREAD, LAYOUT_WARP, LAYOUT_BLOCK (-1: by the rule) */
+    int team;                /* threads per team (0: by the rule) */
+    bool layout_from_rule;   /* the rule chose the layout (the file named none) */
+    bool loop_form;          /* the model is emitted in loop form (a team layout) */
+    Loc layout_loc, team_loc;
     bool plain_trig;         /* --no-time-trig: RK4 evaluates sin/cos of time at each stage time, no angle addition */
 
     Scan *scans;       int nscan;

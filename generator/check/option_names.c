@@ -56,7 +56,7 @@ static const struct { const char *key, *name; } xpp_keys[] = {
 
 /* odegen's own options (XPPAUT warns that it does not know them). */
 static const char *const own_options[] = {"hgrow", "hshrink", "evsteps", "evtol", "evpoints", "maxsteps", "prec",
-                                          "arrays", NULL};
+                                          "arrays", "layout", "team", NULL};
 
 bool option_from_command_line(const Node *item) { return item->loc.line == 0; }
 
@@ -76,7 +76,7 @@ const char *const option_list_text = "meth, dt, t0, total, toler, atoler, dtmin,
 
 const char *const option_suggestions[] = {"meth", "method", "dt", "t0", "total", "toler", "atoler", "dtmin",
                                           "dtmax", "bound", "bounds", "hgrow", "hshrink", "evsteps", "evtol", "evpoints",
-                                          "maxsteps", "prec", "arrays", "delay", "xp", "yp", "zp", "xlo", "xhi", "ylo", "yhi",
+                                          "maxsteps", "prec", "arrays", "delay", "layout", "team", "xp", "yp", "zp", "xlo", "xhi", "ylo", "yhi",
                                           "nplot", "maxstor", "nout", "njmp", "trans", "axes", NULL};
 
 OptionName option_name(const char *name)

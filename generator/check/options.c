@@ -136,6 +136,19 @@ void check_option(Checker *c, Node *it, Loc *dtmin_loc, Loc *dtmax_loc, int prec
             error_at(it->rhs ? it->rhs->loc : it->loc, "arrays must be loop, written or auto");
     } else if (name_eq(k, "delay")) {   /* the longest delay (check/delay.c) */
         set_positive(it, &m->delay_max);
+    } else if (name_eq(k, "layout")) {
+        if (word && name_eq(word, "thread")) m->layout = LAYOUT_THREAD;
+        else if (word && name_eq(word, "warp")) m->layout = LAYOUT_WARP;
+        else if (word && name_eq(word, "block")) m->layout = LAYOUT_BLOCK;
+        else if (word && name_eq(word, "auto")) m->layout = -1;
+        else error_at(it->rhs ? it->rhs->loc : it->loc, "layout must be thread, warp, block or auto");
+        m->layout_loc = it->loc;
+    } else if (name_eq(k, "team")) {
+        if (option_number(it, &v)) {
+            if (!(v >= 1 && v <= 1024) || !is_integer(v)) error_at(it->rhs->loc, "team must be a whole number from 1 to 1024");
+            else m->team = (int)v;
+        }
+        m->team_loc = it->loc;
     } else if (name_eq(k, "prec")) {
         if (word && name_eq(word, "double")) { if (precision < 0) m->single = false; }
         else if (word && name_eq(word, "float")) { if (precision < 0) m->single = true; }

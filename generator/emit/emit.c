@@ -55,6 +55,26 @@ static void emit_option_defaults(Emitter *E)
     buf_printf(o, "#define ODE_DEFAULT_BOUND %s\n", c_literal(m->bound, false));
 }
 
+/* Who integrates one system (check/layout.c): the layout and the team's size,
+ * each under #ifndef so that a build may choose another team (-DODE_LAYOUT=,
+ * -DODE_TEAM_SIZE=: the loop form serves every team). */
+static void emit_layout_constants(Emitter *E)
+{
+    const Model *m = E->m;
+    Buf *o = E->out;
+    static const char *const names[] = {"thread", "warp", "block"};
+    if (!m->loop_form) {
+        buf_printf(o, "#define ODE_LAYOUT 0               /* thread: one system per thread%s */\n",
+                   m->layout_from_rule ? ", the rule's choice for the model's size" : "");
+        return;
+    }
+    buf_printf(o, "#define ODE_LOOP_FORM 1             /* the model in loop form: a team integrates a system */\n");
+    buf_printf(o, "#define ODE_NSCRATCH 0              /* array temporaries: none (the arrays written out) */\n");
+    buf_printf(o, "#ifndef ODE_LAYOUT\n#define ODE_LAYOUT %d               /* %s (team.h)%s */\n#endif\n", m->layout,
+               names[m->layout], m->layout_from_rule ? ", the rule's choice for the model's size" : "");
+    buf_printf(o, "#ifndef ODE_TEAM_SIZE\n#define ODE_TEAM_SIZE %d            /* threads per team */\n#endif\n", m->team);
+}
+
 /* Recordable fields: states, aux, accessories, parameters, derived, t, t0,
  * t1, then lyap1 … lyapN, lyap_trace_err (N = n), period and attractor where the model computes them. */
 static int field_count(const Model *m)
@@ -121,6 +141,7 @@ static void emit_constants(Emitter *E)
     }
     emit_delay_constants(E);
     buf_puts(o, "#ifndef ODE_BLOCK_SIZE\n#define ODE_BLOCK_SIZE 128          /* threads per block, at most */\n#endif\n");
+    emit_layout_constants(E);
 }
 
 /* ------------------------------------------------------------------ model functions */
@@ -301,11 +322,21 @@ static void emit_rhs(Emitter *E)
     Refs r = {0}, none = {0};
     r.trig_from = &E->trig;
     for (int i = 0; i < m->nstate; i++) refs_expr(&r, m->states[i]->expr);
-    buf_puts(E->out, "/* The right-hand side dy/dt at (t, ode_y); sin/cos of time come from ode_tr. */\n");
-    buf_puts(E->out, "ODE_HD static ODE_INLINE void ode_model_rhs(const OdeSystem *ode_s, ode_real t,\n"
-                     "                                            const ode_real *ode_y, ode_real *ode_dy,\n"
-                     "                                            const OdeTrig *ode_tr)\n{\n"
-                     "    (void)ode_s;\n    (void)t;\n    (void)ode_y;\n    (void)ode_tr;\n");
+    if (m->loop_form) {
+        buf_puts(E->out, "/* The right-hand side dy/dt at (t, ode_y) in loop form (templates/team.h): each state's\n"
+                         " * equation by one lane of ode_team; sin/cos of time come from ode_tr. */\n");
+        buf_puts(E->out, "ODE_HD static ODE_INLINE void ode_model_rhs_team(const OdeSystem *ode_s, ode_real t,\n"
+                         "                                                 const ode_real *ode_y, ode_real *ode_dy,\n"
+                         "                                                 const OdeTrig *ode_tr, ode_real *ode_scratch,\n"
+                         "                                                 OdeTeam ode_team)\n{\n"
+                         "    (void)ode_s;\n    (void)t;\n    (void)ode_y;\n    (void)ode_tr;\n    (void)ode_scratch;\n");
+    } else {
+        buf_puts(E->out, "/* The right-hand side dy/dt at (t, ode_y); sin/cos of time come from ode_tr. */\n");
+        buf_puts(E->out, "ODE_HD static ODE_INLINE void ode_model_rhs(const OdeSystem *ode_s, ode_real t,\n"
+                         "                                            const ode_real *ode_y, ode_real *ode_dy,\n"
+                         "                                            const OdeTrig *ode_tr)\n{\n"
+                         "    (void)ode_s;\n    (void)t;\n    (void)ode_y;\n    (void)ode_tr;\n");
+    }
     E->use_trig = true;
     emit_locals(E, &r, &none, STATES_FROM_Y, false, 0);
     emit_computed(E, &r);
@@ -314,7 +345,7 @@ static void emit_rhs(Emitter *E)
         buf_printf(E->out, "    /* %s'  (%s:%d) */\n", s->name, E->path_comment, s->line);
         emit_sum_loops(E, s->expr, "    ");
         to_user_line(E, s->expr_line.line);
-        buf_printf(E->out, "    ode_dy[%d] = ", i);
+        buf_printf(E->out, "    %sode_dy[%d] = ", m->loop_form ? arena_printf("if (ODE_TEAM_MINE(%d)) ", i) : "", i);
         emit_value(E, s->expr, 0);
         buf_puts(E->out, ";\n");
         to_generated(E);
@@ -382,10 +413,19 @@ static void emit_events(Emitter *E)
     }
     Refs r = {0}, none = {0};
     for (int i = 0; i < m->nevent; i++) refs_expr(&r, m->events[i].expr);
-    buf_puts(E->out, "/* Event functions at (t, ode_y): an event fires where one crosses zero. */\n");
-    buf_puts(E->out, "ODE_HD static ODE_INLINE void ode_model_events(const OdeSystem *ode_s, ode_real t,\n"
-                     "                                               const ode_real *ode_y, ode_real *ode_g)\n{\n"
-                     "    (void)ode_s;\n    (void)t;\n    (void)ode_y;\n    (void)ode_g;\n");
+    if (m->loop_form) {
+        buf_puts(E->out, "/* Event functions at (t, ode_y) in loop form: each event's by one lane of ode_team. */\n");
+        buf_puts(E->out, "ODE_HD static ODE_INLINE void ode_model_events_team(const OdeSystem *ode_s, ode_real t,\n"
+                         "                                                    const ode_real *ode_y, ode_real *ode_g,\n"
+                         "                                                    ode_real *ode_scratch, OdeTeam ode_team)\n{\n"
+                         "    (void)ode_s;\n    (void)t;\n    (void)ode_y;\n    (void)ode_g;\n    (void)ode_scratch;\n"
+                         "    (void)ode_team;\n");
+    } else {
+        buf_puts(E->out, "/* Event functions at (t, ode_y): an event fires where one crosses zero. */\n");
+        buf_puts(E->out, "ODE_HD static ODE_INLINE void ode_model_events(const OdeSystem *ode_s, ode_real t,\n"
+                         "                                               const ode_real *ode_y, ode_real *ode_g)\n{\n"
+                         "    (void)ode_s;\n    (void)t;\n    (void)ode_y;\n    (void)ode_g;\n");
+    }
     emit_locals(E, &r, &none, STATES_FROM_Y, false, 0);
     emit_computed(E, &r);
     for (int i = 0; i < m->nevent; i++) {
@@ -394,7 +434,7 @@ static void emit_events(Emitter *E)
                    ev->sym->name, ev->dir, ev->tol, ev->stop, E->path_comment, ev->line);
         emit_sum_loops(E, ev->expr, "    ");
         to_user_line(E, ev->line);
-        buf_printf(E->out, "    ode_g[%d] = ", i);
+        buf_printf(E->out, "    %sode_g[%d] = ", m->loop_form ? arena_printf("if (ODE_TEAM_MINE(%d)) ", i) : "", i);
         emit_value(E, ev->expr, 0);
         buf_puts(E->out, ";\n");
         to_generated(E);
@@ -645,7 +685,11 @@ static void emit_source(Emitter *E)
     append_template(E, "templates/prelude.h", false);
     append_template(E, "templates/options.h", false);
     append_template(E, "templates/system.h", false);
-    if (m->arrays_kept) append_template(E, "templates/team.h", false);   /* the loop form's team (of one) */
+    if (m->arrays_kept || m->loop_form) append_template(E, "templates/team.h", false);   /* the loop form's team */
+    if (m->loop_form) {   /* the stiff matrix's storage, the system as a team sees it */
+        append_template(E, "templates/lu_storage.h", false);
+        append_template(E, "templates/team_system.h", false);
+    }
     buf_printf(o, "\n/* ======================================================================== model functions (%s) */\n",
                E->path_comment);
     emit_powers(E);
@@ -666,6 +710,7 @@ static void emit_source(Emitter *E)
     emit_hook(E, "end", &m->on_end);
     emit_jacobian(E);
     if (method_is_rosenbrock(m->method)) emit_lu(E);
+    if (m->loop_form) emit_jacobian_team(E);
     emit_fields(E);
     emit_period_values(E);
     emit_metadata(E);
@@ -679,14 +724,25 @@ static void emit_source(Emitter *E)
                                          "templates/delay.h",
                                          "templates/integrate.h"};
     for (size_t i = 0; i < sizeof solver / sizeof *solver; i++) {
-        /* (rosenbrock.h and tangent.h call the derivatives, which a model may lack) */
-        if (!method_is_rosenbrock(m->method) && !strcmp(solver[i], "templates/rosenbrock.h")) continue;
+        /* (rosenbrock.h and tangent.h call the derivatives, which a model may lack; a model in
+         * loop form has the team's own) */
+        if ((!method_is_rosenbrock(m->method) || m->loop_form) && !strcmp(solver[i], "templates/rosenbrock.h")) continue;
         if (!m->nlyap && !strcmp(solver[i], "templates/tangent.h")) continue;
         if (m->method != METH_DISCRETE && !strcmp(solver[i], "templates/map.h")) continue;
         if (!m->ndelay && !strcmp(solver[i], "templates/delay.h")) continue;
         append_template(E, solver[i], false);
     }
-    append_template(E, "templates/driver.h", false);
+    if (m->loop_form) {
+        static const char *const team[] = {"templates/team_stepper.h", "templates/team_lu.h", "templates/team_rosenbrock.h",
+                                           "templates/team_dense.h", "templates/team_events.h", "templates/team_save.h",
+                                           "templates/team_integrate.h", "templates/team_driver.h"};
+        for (size_t i = 0; i < sizeof team / sizeof *team; i++) {
+            if (!method_is_rosenbrock(m->method) && (strstr(team[i], "_lu.h") || strstr(team[i], "rosenbrock"))) continue;
+            append_template(E, team[i], false);
+        }
+    } else {
+        append_template(E, "templates/driver.h", false);
+    }
     append_template(E, "templates/cpu_loop.h", false);
     append_template(E, "runtime/scan_fill.c", false);
     append_template(E, "runtime/options.c", false);

@@ -16,6 +16,7 @@
 #include "base/builtins.h"
 #include "emit/emitter.h"
 #include "emit/escape.h"
+#include "check/method.h"
 #include "deriv/expr_cse.h"
 #include "deriv/jacobian.h"
 
@@ -30,6 +31,7 @@ typedef struct Out {
     XNode *expr;
     const char *what;     /* "d(y2')/d(y1)": the comment */
     int line;             /* the .ode line it comes from (0: none) */
+    const char *guard;    /* written only where this holds (a team's lane: "ODE_TEAM_MINE(3)"), or NULL */
 } Out;
 
 typedef struct Writer {
@@ -299,7 +301,7 @@ static void emit_outputs(Emitter *E, const Jacobian *J, const Out *outs, int nou
             buf_printf(o, "%s/* %s%s */\n", pad, outs[i].what,
                        outs[i].line > 0 ? arena_printf("  (%s:%d)", E->path_comment, outs[i].line) : "");
         at_line(&w, outs[i].line);
-        buf_printf(o, "%s%s = ", pad, outs[i].lhs);
+        buf_printf(o, "%s%s%s = ", pad, outs[i].guard ? arena_printf("if (%s) ", outs[i].guard) : "", outs[i].lhs);
         value(&w, outs[i].expr, 0);
         buf_puts(o, ";\n");
     }
@@ -317,12 +319,12 @@ static Out *rhs_jac_outputs(const Jacobian *J, bool with_f, int *n)
     int k = 0;
     for (int i = 0; with_f && i < m->nstate; i++)
         outs[k++] = (Out){arena_printf("ode_dy[%d]", i), J->f[i], arena_printf("%s'", state_name(m, i)),
-                          m->states[i]->expr_line.line};
+                          m->states[i]->expr_line.line, NULL};
     for (int e = 0; e < J->nJ; e++) {
         const JacEntry *x = &J->J[e];
         outs[k++] = (Out){arena_printf("ode_J[%d]", x->row * m->nstate + x->col), x->d,
                           arena_printf("d(%s')/d(%s)", state_name(m, x->row), state_name(m, x->col)),
-                          m->states[x->row]->expr_line.line};
+                          m->states[x->row]->expr_line.line, NULL};
     }
     *n = k;
     return outs;
@@ -374,7 +376,7 @@ static void emit_switches(Emitter *E, const Jacobian *J)
         const XNode *p = J->switches[k].piece;
         outs[k] = (Out){arena_printf("ode_sw[%d]", k), J->switches[k].g,
                         arena_printf("%s at column %d", p->op == X_SELECT ? "if" : xop_info[p->op].name, p->loc.col),
-                        p->loc.line};
+                        p->loc.line, NULL};
     }
     emit_outputs(E, J, outs, J->nswitch, AT_STAGE, "    ");
     buf_puts(o, "}\n\n");
@@ -428,7 +430,7 @@ static void emit_rhs_derivatives(Emitter *E, const Jacobian *J)
     for (int i = 0; i < n; i++)
         outs[i] = (Out){arena_printf("ode_ft[%d]", i), J->dfdt[i],
                         xg_is_const(J->dfdt[i], 0) ? NULL : arena_printf("d(%s')/dt", state_name(m, i)),
-                        xg_is_const(J->dfdt[i], 0) ? 0 : m->states[i]->expr_line.line};
+                        xg_is_const(J->dfdt[i], 0) ? 0 : m->states[i]->expr_line.line, NULL};
     emit_outputs(E, J, outs, n, AT_STAGE, "    ");
     buf_puts(o, "}\n\n");
 
@@ -445,7 +447,7 @@ static void emit_rhs_derivatives(Emitter *E, const Jacobian *J)
         const JacEntry *x = &J->P[e];
         outs[e] = (Out){arena_printf("ode_fp[%d]", x->row * m->nparam + x->col), x->d,
                         arena_printf("d(%s')/d(%s)", state_name(m, x->row), m->params[x->col]->name),
-                        m->states[x->row]->expr_line.line};
+                        m->states[x->row]->expr_line.line, NULL};
     }
     emit_outputs(E, J, outs, J->nP, AT_STAGE, "    ");
     buf_puts(o, "}\n\n");
@@ -499,8 +501,8 @@ static void emit_event_grad(Emitter *E, const Jacobian *J)
         for (int j = 0; j < n; j++)
             if (!xg_is_const(eg->gy[j], 0))
                 outs[k++] = (Out){arena_printf("ode_gy[%d]", j), eg->gy[j],
-                                  arena_printf("d(g)/d(%s)", state_name(m, j)), ev->line};
-        if (!xg_is_const(eg->gt, 0)) outs[k++] = (Out){"*ode_gt", eg->gt, "d(g)/dt", ev->line};
+                                  arena_printf("d(g)/d(%s)", state_name(m, j)), ev->line, NULL};
+        if (!xg_is_const(eg->gt, 0)) outs[k++] = (Out){"*ode_gt", eg->gt, "d(g)/dt", ev->line, NULL};
         if (!k) continue;
         buf_printf(o, "    case %d: {   /* %s %s  (%s:%d) */\n", e, ev->is_global ? "global" : "event",
                    ev->sym->name, E->path_comment, ev->line);
@@ -524,11 +526,11 @@ static void emit_reset_body(Emitter *E, const Jacobian *J, const ResetJac *r, bo
     for (int e = 0; e < r->nR; e++)
         outs[k++] = (Out){arena_printf("ode_R[%d]", r->R[e].row * n + r->R[e].col), r->R[e].d,
                           arena_printf("d(%s+)/d(%s)", state_name(m, r->R[e].row), state_name(m, r->R[e].col)),
-                          r->line};
+                          r->line, NULL};
     for (int i = 0; with_t && i < n; i++)
         if (!xg_is_const(r->Rt[i], 0))
             outs[k++] = (Out){arena_printf("ode_Rt[%d]", i), r->Rt[i], arena_printf("d(%s+)/dt", state_name(m, i)),
-                              r->line};
+                              r->line, NULL};
     emit_outputs(E, J, outs, k, AT_SYSTEM, pad);
 }
 
@@ -623,4 +625,44 @@ void emit_jacobian(Emitter *E)
         buf_puts(o, "#define ODE_HAS_RESET_JAC 1\n");
         emit_resets(E, J);
     }
+}
+
+/* A model in loop form run by a stiff method (templates/team_rosenbrock.h): J
+ * entry by entry into the factorisation's storage (lu_storage.h: entry e of
+ * the list at ODE_JAC_AT) and df/dt, each output written by one lane of the
+ * team (the shared subexpressions computed by every lane). */
+void emit_jacobian_team(Emitter *E)
+{
+    const Jacobian *J = E->jac;
+    const Model *m = E->m;
+    Buf *o = E->out;
+    if (!method_is_rosenbrock(m->method) || J->fail[JAC_RHS].failed) return;
+    buf_puts(o, "/* J = df/dy at (t, ode_y) in loop form: entry e (row, col) into the LU's storage,\n"
+                " * ODE_JAC_AT(ode_J, e, row, col) (lu_storage.h), by one lane each.  Entries not written are 0. */\n");
+    buf_printf(o, "ODE_HD static ODE_INLINE void ode_model_jac_team(%s, ode_real *ode_J,\n"
+                  "                                                 const OdeTrig *ode_tr, ode_real *ode_scratch,\n"
+                  "                                                 OdeTeam ode_team)\n{\n"
+                  "    (void)ode_s;\n    (void)t;\n    (void)ode_y;\n    (void)ode_tr;\n    (void)ode_scratch;\n"
+                  "    (void)ode_team;\n", stage_args);
+    Out *outs = arena_alloc(sizeof(Out) * (size_t)(J->nJ + m->nstate + 1));
+    for (int e = 0; e < J->nJ; e++) {
+        const JacEntry *x = &J->J[e];
+        outs[e] = (Out){arena_printf("ODE_JAC_AT(ode_J, %d, %d, %d)", e, x->row, x->col), x->d,
+                        arena_printf("d(%s')/d(%s)", state_name(m, x->row), state_name(m, x->col)),
+                        m->states[x->row]->expr_line.line, arena_printf("ODE_TEAM_MINE(%d)", e)};
+    }
+    emit_outputs(E, J, outs, J->nJ, AT_STAGE, "    ");
+    buf_puts(o, "}\n\n");
+    buf_puts(o, "/* df/dt at (t, ode_y) in loop form; ode_tr filled by ode_model_trig_full. */\n");
+    buf_printf(o, "ODE_HD static ODE_INLINE void ode_model_dfdt_team(%s, ode_real *ode_ft,\n"
+                  "                                                  const OdeTrig *ode_tr, ode_real *ode_scratch,\n"
+                  "                                                  OdeTeam ode_team)\n{\n"
+                  "    (void)ode_s;\n    (void)t;\n    (void)ode_y;\n    (void)ode_tr;\n    (void)ode_scratch;\n"
+                  "    (void)ode_team;\n", stage_args);
+    for (int i = 0; i < m->nstate; i++)
+        outs[i] = (Out){arena_printf("ode_ft[%d]", i), J->dfdt[i],
+                        xg_is_const(J->dfdt[i], 0) ? NULL : arena_printf("d(%s')/dt", state_name(m, i)),
+                        xg_is_const(J->dfdt[i], 0) ? 0 : m->states[i]->expr_line.line, arena_printf("ODE_TEAM_MINE(%d)", i)};
+    emit_outputs(E, J, outs, m->nstate, AT_STAGE, "    ");
+    buf_puts(o, "}\n\n");
 }

@@ -117,6 +117,7 @@ int emit_field_code(const Model *m, const Symbol *s);
  * ode_powK it needs), then writes its derivative functions (emit_jacobian.c). */
 void emit_jacobian_prepare(Emitter *E);
 void emit_jacobian(Emitter *E);
+void emit_jacobian_team(Emitter *E);
 
 /* A stiff method's LU factorisation of W = I/(hγ) - J and its solve,
  * unrolled for the model's size and sparsity (emit_lu.c). */

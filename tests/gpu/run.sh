@@ -36,6 +36,8 @@
 #      rounding, nvcc's time by size printed) and XPPAUT's specials (test_special.py) on the GPU
 #  16. delay(x, tau) on the GPU: exact solutions, orders, references, XPPAUT, statuses
 #      (tests/delay/test_delay.py)
+#  17. a system integrated by a team of threads: every layout against one system
+#      per thread (tests/gpu/team.sh)
 # Uses build/odegen as it is (flex and bison need not be on the GPU machine).
 set -u
 cd "$(dirname "$0")/../.."
@@ -73,5 +75,6 @@ step "model names like CUDA's identifiers, nvcc" env ODEGEN_BACKEND=cpu ODEGEN_J
 step "arrays kept as loops on the GPU (loop form against written out; nvcc time by size)" $PY tests/arrays/test_arrays.py
 step "XPPAUT's network operators (special) on the GPU" $PY tests/arrays/test_special.py
 step "delays on the GPU (exact, orders, references, XPPAUT, statuses)" $PY tests/delay/test_delay.py
+step "teams of threads: every layout against one system per thread" bash tests/gpu/team.sh
 [ $status = 0 ] && echo "test-gpu: all passed" || echo "test-gpu: FAILED"
 exit $status

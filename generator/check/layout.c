@@ -1,0 +1,81 @@
+/* layout.c — who integrates one system (`@ layout`, `@ team`; templates/team.h):
+ * one thread (the model written out, a system in registers), or a team of
+ * threads over the model in loop form, the team a warp's lanes (2 … 32) or a
+ * whole block (32 … 1024 threads).
+ *
+ * The rule when the file names no layout (README, "Large and coupled
+ * models", with the measurements behind it):
+ *   - one thread per system while the model is small: at most
+ *     THREAD_MAX_STATES states and 64 events (beyond them a thread's
+ *     registers spill: the issue's Duffing chain of 64 states spilled 24 KB
+ *     per thread and ran 14× slower per state-step than 16 states);
+ *   - else a team with about STATES_PER_LANE states per lane: the smallest
+ *     power of two ≥ states / STATES_PER_LANE, at least 32 and at most 1024;
+ *     a warp when that is 32, else a block.
+ * `@ team=N` alone picks the team's size with the rule's layout for it.
+ */
+#include "check/checker.h"
+#include "front/diag.h"
+
+#define THREAD_MAX_STATES 64
+#define STATES_PER_LANE 4
+
+static int pow2_at_least(int n)
+{
+    int p = 1;
+    while (p < n && p < 1024) p *= 2;
+    return p;
+}
+
+void choose_layout(Checker *c)
+{
+    Model *m = c->m;
+    const Loc at = m->layout_loc.line ? m->layout_loc : m->team_loc.line ? m->team_loc : c->last_loc;
+    m->layout_from_rule = m->layout < 0;
+    /* A model whose arrays stay loops (front/expand.c) is integrated one
+     * system per thread for now: the team integrator takes models written out. */
+    if (m->arrays_kept && m->layout < 0 && m->team <= 1) m->layout = LAYOUT_THREAD;
+    if (m->arrays_kept && (m->layout == LAYOUT_WARP || m->layout == LAYOUT_BLOCK || m->team > 1)) {
+        error_at(m->layout_loc.line ? m->layout_loc : m->team_loc.line ? m->team_loc : at,
+                 "a team of threads integrates a model written out: with arrays kept as loops, add @ arrays=written "
+                 "(or leave the layout to the rule: one thread per system)");
+        m->layout = LAYOUT_THREAD;
+        m->team = 1;
+    }
+    if (m->layout < 0) {
+        if (m->team > 1) m->layout = m->team <= 32 ? LAYOUT_WARP : LAYOUT_BLOCK;
+        else if (m->team == 1 || (m->nstate <= THREAD_MAX_STATES && m->nevent <= 64)) m->layout = LAYOUT_THREAD;
+        else {
+            int t = pow2_at_least((m->nstate + STATES_PER_LANE - 1) / STATES_PER_LANE);
+            if (t < 32) t = 32;
+            m->layout = t == 32 ? LAYOUT_WARP : LAYOUT_BLOCK;
+            if (!m->team) m->team = t;
+        }
+    }
+    switch (m->layout) {
+    case LAYOUT_THREAD:
+        if (m->team > 1) error_at(m->team_loc, "team=%d: layout=thread integrates a system by one thread", m->team);
+        m->team = 1;
+        break;
+    case LAYOUT_WARP:
+        if (!m->team) m->team = 32;
+        if (m->team < 2 || m->team > 32 || (m->team & (m->team - 1)))
+            error_at(m->team_loc.line ? m->team_loc : at, "team=%d: a warp's team has 2, 4, 8, 16 or 32 lanes", m->team);
+        break;
+    default:
+        if (!m->team) {
+            m->team = pow2_at_least((m->nstate + STATES_PER_LANE - 1) / STATES_PER_LANE);
+            if (m->team < 32) m->team = 32;
+        }
+        if (m->team < 32 || m->team > 1024 || m->team % 32)
+            error_at(m->team_loc.line ? m->team_loc : at, "team=%d: a block's team is a multiple of 32 threads, at most 1024",
+                     m->team);
+        break;
+    }
+    m->loop_form = m->layout != LAYOUT_THREAD;
+    if (m->loop_form && (m->nlyap || m->period_field))
+        error_at(m->nlyap ? m->lyap_loc : m->period_loc,
+                 "%s is computed one system per thread: it needs @ layout=thread (this model's layout is %s%s)",
+                 m->nlyap ? "lyapunov" : "period", m->layout == LAYOUT_WARP ? "warp" : "block",
+                 m->layout_from_rule ? ", by the rule for its size" : "");
+}
