@@ -8,6 +8,7 @@
  *
  *   bench_NAME N TRANSIENT RECORD BALANCE BLOCK SCAN…
  *   SCAN: name=lin:a:b:n | name=log:a:b:n | name=list:v1:v2:…  (product, last fastest;
+ *         name a parameter, or else a state's initial value;
  *         a single lin/log scan with n=0 takes n = N)
  * Prints one JSON object: seconds, steps, evals, statuses.
  * BENCH_BACKEND=cpu runs it on the CPU instead (a smoke test of a bench
@@ -28,6 +29,7 @@
 #include STR(MODEL.h)
 
 typedef struct Axis {
+    int kind;                 /* a parameter, or an initial state */
     int param;
     long n;
     double *v;
@@ -47,8 +49,13 @@ static void parse_axis(const char *spec, long N, Axis *ax)
     if (!eq || !c1 || eq - spec >= 64 || c1 - eq - 1 >= 8) { fprintf(stderr, "bad scan '%s'\n", spec); exit(2); }
     memcpy(name, spec, eq - spec); name[eq - spec] = 0;
     memcpy(kind, eq + 1, c1 - eq - 1); kind[c1 - eq - 1] = 0;
+    ax->kind = K(KIND_PARAM);
     ax->param = API(index)(K(KIND_PARAM), name);
-    if (ax->param < 0) { fprintf(stderr, "no parameter '%s'\n", name); exit(2); }
+    if (ax->param < 0) {      /* an initial state (a unit's, in a coupled model) */
+        ax->kind = K(KIND_STATE);
+        ax->param = API(index)(K(KIND_STATE), name);
+    }
+    if (ax->param < 0) { fprintf(stderr, "no parameter or state '%s'\n", name); exit(2); }
     double x[1024];
     int k = 0;
     for (const char *p = c1; p && *p == ':' && k < 1024; p = strchr(p + 1, ':')) x[k++] = atof(p + 1);
@@ -95,7 +102,7 @@ int main(int argc, char **argv)
     for (long i = 0; i < N; i++) {           /* system i: the scan's point i, last axis fastest */
         long rest = i;
         for (int a = naxis - 1; a >= 0; a--) {
-            API(solver_set)(s, K(KIND_PARAM), ax[a].param, (int)i, ax[a].v[rest % ax[a].n]);
+            API(solver_set)(s, ax[a].kind, ax[a].param, (int)i, ax[a].v[rest % ax[a].n]);
             rest /= ax[a].n;
         }
     }

@@ -11,6 +11,10 @@
  * stage (ode_dgetrs).  Both are generated for the model's size and the
  * Jacobian's sparsity (generator/emit/emit_lu.c): every index is a compile-time
  * constant and pivoting is done with selects, so that W stays in registers.
+ * A model of more than 32 states (ODE_LU_LOOP) instead writes J entry by
+ * entry (ode_model_jac_team) into band or dense storage (lu_storage.h) and
+ * factorises it in loop form (team_lu.h), by a team of one: its work and
+ * memory grow with the band, not as n³ and n².
  * A rejected trial computes J again (cheaper in registers than keeping n²
  * values alive across the retry).
  *
@@ -29,6 +33,10 @@
 #endif
 
 #if ODE_ROSENBROCK
+
+#ifndef ODE_LU_LOOP
+#define ODE_LU_LOOP 0   /* 1: emit_lu.c chose the factorisation in loop form (team_lu.h) */
+#endif
 
 /* One trial step from (t, y) over h (stepper.h's ode_rk_trial describes the
  * arguments).  st->k[0] holds f(t, y) on entry when have_k0, else it is
@@ -55,16 +63,28 @@ ODE_HD static ODE_INLINE void ode_ros_trial(const OdeSystem *s, ode_real t, ode_
     ode_trig_at(s, t, &tr);
 #endif
     /* W = I/(hγ) - J, factorised in place. */
-    ode_real W[ODE_ALLOC(ODE_NSTATE * ODE_NSTATE)];
+    const ode_real diag = ODE_R(1.0) / (h * (ode_real)ODE_TAB(GAMMA));
     int piv[ODE_ALLOC(ODE_NSTATE)];
+#if ODE_LU_LOOP
+    /* a large model: J entry by entry into the storage emit_lu.c chose, the
+     * factorisation in loop form (team_lu.h) by a team of one */
+    const OdeTeam one = ode_team_one();
+    ode_real W[ODE_LU_REALS];
+    if (!have_k0) ode_model_rhs(s, t, y, st->k[0], &tr);
+    for (int q = 0; q < ODE_LU_REALS; q++) W[q] = ODE_R(0.0);
+    ode_model_jac_team(s, t, y, W, &tr, 0, one);
+    ode_lu_form_w(one, W, diag);
+    st->singular = ode_lu_factor(one, W, piv) != 0;
+#else
+    ode_real W[ODE_ALLOC(ODE_NSTATE * ODE_NSTATE)];
     if (have_k0) ode_model_jac(s, t, y, W, &tr);
     else ode_model_rhs_jac(s, t, y, st->k[0], W, &tr);
-    const ode_real diag = ODE_R(1.0) / (h * (ode_real)ODE_TAB(GAMMA));
     ODE_FOR_STATES(i) ODE_FOR_STATES(j) {
         if (i == j) W[i * ODE_NSTATE + j] = diag - W[i * ODE_NSTATE + j];
         else if (ode_jac_nz(i, j)) W[i * ODE_NSTATE + j] = -W[i * ODE_NSTATE + j];
     }
     st->singular = ode_dgetrf(W, piv) != 0;
+#endif
 #if !ODE_AUTONOMOUS
     ode_real ft[ODE_ALLOC(ODE_NSTATE)];
     ode_model_dfdt(s, t, y, ft, &tr);
@@ -100,7 +120,16 @@ ODE_HD static ODE_INLINE void ode_ros_trial(const OdeSystem *s, ode_real t, ode_
             ODE_FOR_STATES(i) r[i] += hg * ft[i];
         }
 #endif
+#if ODE_LU_LOOP
+        {
+            ode_real x[ODE_ALLOC(ODE_NSTATE)];   /* in W's order (the states renumbered where ODE_LU_PERM) */
+            ODE_FOR_STATES(i) x[ODE_LU_ROW(i)] = r[i];
+            ode_lu_solve(one, W, piv, x);
+            ODE_FOR_STATES(i) r[i] = x[ODE_LU_ROW(i)];
+        }
+#else
         ode_dgetrs(W, piv, r);
+#endif
         ODE_FOR_STATES(i) st->k[1 + j][i] = r[i];
         if (b[j] != ODE_R(0.0)) ODE_FOR_STATES(i) ynew[i] += b[j] * r[i];
         if (e[j] != ODE_R(0.0)) ODE_FOR_STATES(i) err[i] += e[j] * r[i];

@@ -310,9 +310,9 @@ ODE_HD static ODE_INLINE int ode_team_events_clear(OdeTeamCtx *c, ode_real t, od
                                                    const ode_real *g1)
 {
     const OdeTeam ode_team = c->team;
-    int smooth = 1;
-    ODE_FOR_MY_EVENTS(e) smooth &= ode_event_smooth(e);
-    if (!ode_team_all(ode_team, smooth)) return 0;
+    int smooth = 1;                                    /* (a property of the model: every lane alike) */
+    for (int e = 0; e < ODE_NEVENT; e++) smooth &= ode_event_smooth(e);
+    if (!smooth) return 0;
     ode_real *const gv0 = ODE_TEV(c, ODE_TEV_GV0), *const gv1 = ODE_TEV(c, ODE_TEV_GV1);
     ode_real *const reach = ODE_TEV(c, ODE_TEV_REACH);
     ode_real *const point = ODE_TW(c, YT), *const dir = ODE_TW(c, DY);

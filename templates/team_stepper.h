@@ -174,7 +174,10 @@ ODE_HD static ODE_INLINE void ode_team_rk_end(OdeTeamCtx *c, ode_real t, ode_rea
 
 /* The error ratio of stepper.h's ode_error_ratio over the team: the largest
  * of the lanes' (a maximum: the same bits in any order); NaN when some lane's
- * trial holds a NaN or an infinity. */
+ * trial holds a NaN or an infinity.  One reduction: a lane whose trial is not
+ * finite offers +inf, and an infinite ratio of finite values (an error over a
+ * zero scale) the largest finite number, which step control treats alike
+ * (rejected, the step shrunk by hshrink). */
 ODE_HD static ODE_INLINE ode_real ode_team_error_ratio(OdeTeamCtx *c, const OdeOptions *ode_opt, const ode_real *ynew,
                                                        const ode_real *err)
 {
@@ -188,9 +191,9 @@ ODE_HD static ODE_INLINE ode_real ode_team_error_ratio(OdeTeamCtx *c, const OdeO
         ode_real q = ode_fabs(err[m]) / scale;
         ratio = q > ratio ? q : ratio;
     }
-    finite = ode_team_all(ode_team, finite);
-    ratio = ode_team_max(ode_team, ratio);
-    return finite ? ratio : (ode_real)NAN;
+    const ode_real big = ODE_FLOAT ? (ode_real)3.4028234663852886e38 : (ode_real)1.7976931348623157e308;
+    ratio = ode_team_max(ode_team, !finite ? (ode_real)INFINITY : ratio > big ? big : ratio);
+    return ratio > big ? (ode_real)NAN : ratio;
 }
 
 #endif /* ODE_LOOP_FORM */

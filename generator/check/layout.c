@@ -13,6 +13,10 @@
  *     power of two ≥ states / STATES_PER_LANE, at least 32 and at most 1024;
  *     a warp when that is 32, else a block.
  * `@ team=N` alone picks the team's size with the rule's layout for it.
+ * A scan far smaller than a wave of threads can run faster with teams of a
+ * few lanes (each step's chain of dependent operations shortened): that is
+ * measured by bench/team.sh (part D) and asked for with `@ layout=warp,
+ * team=N`; the rule does not guess it.
  */
 #include "check/checker.h"
 #include "front/diag.h"

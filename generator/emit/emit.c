@@ -142,6 +142,7 @@ static void emit_constants(Emitter *E)
     emit_delay_constants(E);
     buf_puts(o, "#ifndef ODE_BLOCK_SIZE\n#define ODE_BLOCK_SIZE 128          /* threads per block, at most */\n#endif\n");
     emit_layout_constants(E);
+    emit_lu_constants(E);
 }
 
 /* ------------------------------------------------------------------ model functions */
@@ -685,11 +686,9 @@ static void emit_source(Emitter *E)
     append_template(E, "templates/prelude.h", false);
     append_template(E, "templates/options.h", false);
     append_template(E, "templates/system.h", false);
-    if (m->arrays_kept || m->loop_form) append_template(E, "templates/team.h", false);   /* the loop form's team */
-    if (m->loop_form) {   /* the stiff matrix's storage, the system as a team sees it */
-        append_template(E, "templates/lu_storage.h", false);
-        append_template(E, "templates/team_system.h", false);
-    }
+    if (m->arrays_kept || m->loop_form || E->lu_loop) append_template(E, "templates/team.h", false);   /* the loop form's team */
+    if (m->loop_form || E->lu_loop) append_template(E, "templates/lu_storage.h", false);   /* the stiff matrix's storage */
+    if (m->loop_form) append_template(E, "templates/team_system.h", false);   /* the system as a team sees it */
     buf_printf(o, "\n/* ======================================================================== model functions (%s) */\n",
                E->path_comment);
     emit_powers(E);
@@ -710,7 +709,7 @@ static void emit_source(Emitter *E)
     emit_hook(E, "end", &m->on_end);
     emit_jacobian(E);
     if (method_is_rosenbrock(m->method)) emit_lu(E);
-    if (m->loop_form) emit_jacobian_team(E);
+    if (m->loop_form || E->lu_loop) emit_jacobian_team(E);
     emit_fields(E);
     emit_period_values(E);
     emit_metadata(E);
@@ -730,11 +729,13 @@ static void emit_source(Emitter *E)
         if (!m->nlyap && !strcmp(solver[i], "templates/tangent.h")) continue;
         if (m->method != METH_DISCRETE && !strcmp(solver[i], "templates/map.h")) continue;
         if (!m->ndelay && !strcmp(solver[i], "templates/delay.h")) continue;
+        if (E->lu_loop && !m->loop_form && !strcmp(solver[i], "templates/rosenbrock.h"))
+            append_template(E, "templates/team_lu.h", false);   /* one thread's factorisation in loop form */
         append_template(E, solver[i], false);
     }
     if (m->loop_form) {
-        static const char *const team[] = {"templates/team_stepper.h", "templates/team_lu.h", "templates/team_rosenbrock.h",
-                                           "templates/team_dense.h", "templates/team_events.h", "templates/team_save.h",
+        static const char *const team[] = {"templates/team_stepper.h", "templates/team_dense.h", "templates/team_lu.h",
+                                           "templates/team_rosenbrock.h", "templates/team_events.h", "templates/team_save.h",
                                            "templates/team_integrate.h", "templates/team_driver.h"};
         for (size_t i = 0; i < sizeof team / sizeof *team; i++) {
             if (!method_is_rosenbrock(m->method) && (strstr(team[i], "_lu.h") || strstr(team[i], "rosenbrock"))) continue;
@@ -941,6 +942,7 @@ bool emit_model(const Model *model, GeneratedFile files[GENERATED_FILES])
     mark_all_powers(&E);
     find_time_trig(E.m, &E.trig);
     emit_jacobian_prepare(&E);
+    emit_lu_prepare(&E);
     files[0].name = E.cu_name;
     files[1].name = arena_printf("%s.h", m->name);
     files[2].name = arena_printf("%s_main.c", m->name);

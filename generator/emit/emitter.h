@@ -31,6 +31,12 @@ typedef struct Emitter {
     bool team;                /* a function a team runs: a sum outside an array's loop is a team reduction */
     struct SumLocal *sums;    /* sums written as loops: the local that holds each, by node and position */
     int nsums, capsums, sum_count;
+    /* A stiff method's factorisation (emit_lu.c): written out (lu_loop false), or in loop
+     * form (templates/team_lu.h) over the storage lu_storage.h names. */
+    bool lu_loop;
+    int lu_kind, lu_kl, lu_ku;  /* ODE_LU_DENSE 0, ODE_LU_BAND 1, ODE_LU_SPARSE 2; the band's diagonals */
+    int *lu_perm;             /* the states' places in W (reverse Cuthill–McKee), or NULL */
+    struct LuPlan *lu_plan;   /* ODE_LU_SPARSE: the symbolic factorisation (emit_lu.c) */
 } Emitter;
 
 /* The symbols a piece of code reads (emit_body.c). */
@@ -118,6 +124,10 @@ int emit_field_code(const Model *m, const Symbol *s);
 void emit_jacobian_prepare(Emitter *E);
 void emit_jacobian(Emitter *E);
 void emit_jacobian_team(Emitter *E);
+/* A stiff method's factorisation (emit_lu.c): chosen from J's pattern, its constants
+ * (with the model's), then the functions or tables. */
+void emit_lu_prepare(Emitter *E);
+void emit_lu_constants(Emitter *E);
 
 /* A stiff method's LU factorisation of W = I/(hγ) - J and its solve,
  * unrolled for the model's size and sparsity (emit_lu.c). */

@@ -25,7 +25,11 @@ run() {   # run NAME COMMAND…: one check, its output shown
 }
 build() { $CC $FLAGS "$@" -lm || { echo "FAIL: build $*"; failed=$((failed + 1)); return 1; }; }
 
-build -c tests/team/ref_written.c -o "$B/ref_written.o" &&
+# TEAM_PARTS: which parts run (default all): contract lu integrate generated
+PARTS=${TEAM_PARTS:-contract lu integrate generated}
+part() { case " $PARTS " in *" $1 "*) return 0 ;; esac; return 1; }
+
+part contract && build -c tests/team/ref_written.c -o "$B/ref_written.o" &&
     build tests/team/test_contract.c "$B/ref_written.o" -o "$B/test_contract" &&
     run "the loop-form contract under emulated teams" "$B/test_contract"
 
@@ -41,10 +45,45 @@ integrate() {
             "$B/$tag.written.o" "$B/$tag.team.o" -o "$B/test_$tag" &&
         run "$name: teams against one thread" "$B/test_$tag"
 }
-integrate "example ring (sums, events, hooks, sin/cos of t), RKCK45" example_team_written.h example_team_model.h 0 \
+part integrate && integrate "example ring (sums, events, hooks, sin/cos of t), RKCK45" example_team_written.h example_team_model.h 0 \
     '{4, 2, 0.0, 0.2, 20.0, 1, 2}' 'written_acc(3, 0) >= 10 && written_acc(0, 1) > 1'
-integrate "MPGOS's ring of 14 Duffing units (an event per unit), RKCK45" duffing_ring_written.h duffing_ring.h 1 \
+part integrate && integrate "MPGOS's ring of 14 Duffing units (an event per unit), RKCK45" duffing_ring_written.h duffing_ring.h 1 \
     '{3, 3, 0.002, 0.02, 20.0, 1, 1}' 'written_acc(2, 13) >= 20 && written_steps(0) > 1000'
+
+# the loop-form LU (team_lu.h) on random matrices: dense, and bands
+for k in "-DLU_KIND=0 -DN=37 -DKL=0 -DKU=0" "-DLU_KIND=1 -DN=50 -DKL=2 -DKU=3" "-DLU_KIND=1 -DN=40 -DKL=5 -DKU=1"; do
+    part lu && build $k tests/team/test_lu.c -o "$B/test_lu" && run "the loop-form LU ($k)" "$B/test_lu"
+done
+
+ROOT=$PWD
+[ -x build/odegen ] || make -s build/odegen || exit 1
+# generated NAME ODE SPEC EXPECT [ODEGEN-OPTIONS…]: the model generated for one thread per
+# system and in loop form (the options: a layout), compared as above (EXACT: a written-out
+# model's sums are its equations', the same in every lane)
+generated() {
+    local name=$1 ode=$2 spec=$3 expect=$4
+    shift 4
+    local tag g
+    tag=$(basename "$ode" .ode)
+    g="$ROOT/$B/gen"
+    mkdir -p "$g"
+    cp "$ode" "$g/${tag}_w.ode" && cp "$ode" "$g/${tag}_t.ode" || return
+    (cd "$g" && "$ROOT/build/odegen" "${tag}_w.ode" -q -o "${tag}_w" --option layout=thread &&
+        "$ROOT/build/odegen" "${tag}_t.ode" -q -o "${tag}_t" "$@") || { failed=$((failed + 1)); return; }
+    build -I"$g/${tag}_w" -DGENERATED="\"$g/${tag}_w/${tag}_w.cu\"" -c tests/team/run_generated.c -o "$B/$tag.gw.o" &&
+        build -I"$g/${tag}_t" -DGENERATED="\"$g/${tag}_t/${tag}_t.cu\"" -c tests/team/run_generated.c -o "$B/$tag.gt.o" &&
+        build -DNAME="\"$name\"" -DEXACT=1 -DSPEC="$spec" -DEXPECT="$expect" tests/team/test_integrate.c \
+            "$B/$tag.gw.o" "$B/$tag.gt.o" -lpthread -o "$B/test_gen_$tag" &&
+        run "$name: generated, teams against one thread" "$B/test_gen_$tag"
+}
+part generated && generated "the relief valve (events with stop, an impact, hooks), RKCK45" models/valve.ode \
+    '{4, 0, 1.0, 9.0, 1e10, 3, 2}' 'written_steps(0) > 100' --option layout=warp --option team=4
+part generated && generated "the Brusselator, 64 cells (Rodas5P, a band LU after renumbering)" tests/large/brusselator.ode \
+    '{2, 1, 2.5, 3.5, 2.0, 0, 1}' 'written_steps(1) > 10' --option layout=block --option team=32
+part generated && generated "eight stiff clusters of six species (Rodas5P, the sparse LU)" tests/large/stiff_clusters.ode \
+    '{2, 0, 0.1, 0.3, 1.0, 0, 1}' 'written_steps(1) > 10' --option layout=warp --option team=8
+part generated && generated "a stiff hub and 48 leaves (Rodas5P, the dense LU in loop form)" tests/large/stiff_hub.ode \
+    '{2, 0, 0.3, 0.7, 1.0, 0, 1}' 'written_steps(1) > 10' --option layout=warp --option team=16
 
 [ $failed = 0 ] && echo "team: all passed" || echo "team: $failed FAILED"
 exit $((failed != 0))

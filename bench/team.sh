@@ -1,0 +1,258 @@
+#!/usr/bin/env bash
+# bench/team.sh — issue 23's benchmarks on one GPU, in one call: systems
+# integrated by teams of threads (templates/team*.h) against one system per
+# thread, and against MPGOS's coupled-systems solver.  Prints the tables and
+# writes them to $OUT/TEAM.md (for bench/BENCHMARKS.md), every measurement to
+# $OUT/team.jsonl.
+#
+#   A  the Duffing chain and ring at 16 … 4096 states (RK4, 4 forcing periods,
+#      2^16 systems, 2^14 at 4096): translate + build seconds (target ≤ 30 s),
+#      registers / spills / shared memory, kernel seconds, state-steps per
+#      second (target at 1024 states ≥ 50% of 16 states'), in the layout the
+#      rule picks and in others;
+#   B  MPGOS's ring of Duffing units (its tutorial T1: RKCK45 at 1e-8, an event
+#      per unit) at 14, 64 and 128 units × 25, 5 and 3 systems, odegen in each
+#      layout against MPGOS in each launch configuration, the best of each
+#      (target: odegen's kernel ≥ 1.5× MPGOS's); MPGOS is built here, beside
+#      the project, from its sources in .mpgos/src (never committed: see below);
+#   C  a medium stiff model (30 species: five stiff clusters, Rodas5P) at 2^16
+#      systems: one system per thread (its LU written out) against teams;
+#   D  the latency of a scan smaller than a wave: the relief valve (30720
+#      systems, 7 warps per SM) and Keller–Miksis, one thread per system
+#      against teams of 2 and 4 threads.
+#
+# Environment: BENCH_OUT (bench/out), ARCH (sm_90), JOBS (parallel builds, 8),
+# TEAM_PARTS (default "A B C D"), MPGOS (the MPGOS tree: .mpgos/src, made by
+#   mkdir -p .mpgos/src && git --git-dir=<the fetched mirror>/.git archive HEAD \
+#       SourceCodes Tutorials_CoupledSystems_PerBlock/T1_RingOfDuffingOscillators | tar -x -C .mpgos/src
+# on the development machine, and carried to the GPU machine; without it part B
+# runs odegen alone).  CUDA_MODULE_LOADING=EAGER: every program's kernels are
+# loaded at start-up, out of the timed launches.
+set -u
+cd "$(dirname "$0")/.."
+OUT=${BENCH_OUT:-bench/out}/team
+B=$OUT/build
+mkdir -p "$B"
+RES=$OUT/team.jsonl
+: >"$RES"
+NVCC=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
+ARCH=${ARCH:-sm_90}
+JOBS=${JOBS:-8}
+PARTS=${TEAM_PARTS:-A B C D}
+MPGOS=${MPGOS:-.mpgos/src}
+PY=${PY:-python3}
+export CUDA_MODULE_LOADING=EAGER
+[ -x build/odegen ] || make build/odegen || exit 1
+log() { printf '%s  %s\n' "$(date +%T)" "$*"; }
+part() { case " $PARTS " in *" $1 "*) return 0 ;; esac; return 1; }
+now() { date +%s.%N; }
+
+# ---------------------------------------------------------------- the models, written per size
+chain_ode() {   # UNITS: the issue's Duffing chain (fixed ends), RK4
+    local u=$1
+    printf '%s\n' "# the Duffing chain of issue 23, $u units" "par k=0.25, B=0.3, c=0.1" "par x0=0, x$((u + 1))=0" \
+        "x[1..$u]' = v[j]" "v[1..$u]' = x[j] - x[j]^3 - k*v[j] + B*cos(t) + c*(x[j-1] - 2*x[j] + x[j+1])" \
+        "x[1..$u](0) = 0.1" "@ meth=rk4, dt=0.01, total=25.132741228718345" "done"
+}
+ring_ode() {    # UNITS: the same oscillators in a ring (periodic index)
+    local u=$1
+    printf '%s\n' "# the Duffing ring, $u units" "par k=0.25, B=0.3, c=0.1" \
+        "x[0..$((u - 1))]' = v[j]" \
+        "v[0..$((u - 1))]' = x[j] - x[j]^3 - k*v[j] + B*cos(t) + c*(shift(x0, mod([j]+$((u - 1)),$u)) - 2*x[j] + shift(x0, mod([j]+1,$u)))" \
+        "x[0..$((u - 1))](0) = 0.1" "@ meth=rk4, dt=0.01, total=25.132741228718345" "done"
+}
+mpgos_ode() {   # UNITS: MPGOS's tutorial T1 (tests/large/duffing_ring.ode at any size), its accessories per unit
+    local u=$1 m=$(($1 - 1))
+    printf '%s\n' "# MPGOS's ring of Duffing units (tutorial T1), $u units" \
+        "par B=13.633, w=0.5, G=0.004, C=0.002, k=0.24" \
+        "x[0..$m]' = v[j] - G*x[j] + C*(shift(x0, mod([j]+$m,$u)) + shift(x0, mod([j]+1,$u)))" \
+        "v[0..$m]' = -k*v[j] + x[j] - x[j]^3 + B*cos(w*t) - G*v[j] + C*(shift(v0, mod([j]+$m,$u)) + shift(v0, mod([j]+1,$u)))" \
+        "x[0..$m](0) = -5" "v[0..$m](0) = -5" "acc n[0..$m], xs[0..$m]" \
+        "event peak[0..$m]: v[j], dir=-1 { n[j] = n[j] + 1; if (n[j] == 2) { xs[j] = x[j] } }" \
+        "@ meth=rkck45, toler=1e-8, atoler=1e-8, dt=0.01, total=125.66370614359172" "done"
+}
+stiff_ode() {   # five stiff clusters of six species (tests/large/stiff_clusters.ode's, 30 states)
+    printf '%s\n' "# five stiff clusters of six species, Rodas5P" "par k=0.2, d=0.05" "%[0..4]" \
+        "a[j]' = -(1+10^([j]/2))*a[j] + k*(b[j]*c[j] - a[j]) + d*(shift(a0, 6*mod([j]+1,5)) - 2*a[j] + shift(a0, 6*mod([j]+4,5))) + 1" \
+        "b[j]' = k*(a[j] - b[j]*c[j]) - 100*(b[j] - d[j]*e[j])" "c[j]' = k*(a[j] - b[j]*c[j]) - 10*(c[j] - f[j])" \
+        "d[j]' = 100*(b[j] - d[j]*e[j]) - 1000*d[j]*f[j]" "e[j]' = 100*(b[j] - d[j]*e[j]) - e[j] + 0.1*a[j]" \
+        "f[j]' = 10*(c[j] - f[j]) - 1000*d[j]*f[j] + 0.01*e[j]" "%" "a[0..4](0) = 1" \
+        "@ meth=rodas5p, total=1, toler=1e-6, atoler=1e-6, dt=1e-6" "done"
+}
+
+# ---------------------------------------------------------------- builds
+# variant NAME ODE-FILE "ODEGEN-OPTIONS" : translate (timed), nvcc -c the model (timed), link bench_model
+variant() {
+    local name=$1 ode=$2 opts=$3 d=$B/$1
+    rm -rf "$d"
+    mkdir -p "$d"
+    local t0 t1 t2
+    t0=$(now)
+    # shellcheck disable=SC2086
+    build/odegen "$ode" -q -o "$d/gen" $opts 2>"$d/odegen.log" || { echo "{\"variant\": \"$name\", \"error\": \"odegen\"}" >"$d/build.json"; return 1; }
+    t1=$(now)
+    local m
+    m=$(basename "$d"/gen/*.cu .cu)
+    "$NVCC" -O3 -arch="$ARCH" -Xptxas -v -Xcompiler -fopenmp -c "$d/gen/$m.cu" -o "$d/$m.o" 2>"$d/ptxas.log" ||
+        { echo "{\"variant\": \"$name\", \"error\": \"nvcc\"}" >"$d/build.json"; return 1; }
+    t2=$(now)
+    "$NVCC" -O3 -arch="$ARCH" -Xcompiler -fopenmp -I"$d/gen" -DMODEL="$m" -DUMODEL="$(echo "$m" | tr a-z A-Z)" \
+        bench/bench_model.c "$d/$m.o" -o "$d/bench" -lm 2>>"$d/ptxas.log" || return 1
+    local layout team
+    layout=$(grep -m1 -o '#define ODE_LAYOUT [0-9]' "$d/gen/$m.cu" | grep -o '[0-9]$')
+    team=$(grep -m1 -o '#define ODE_TEAM_SIZE [0-9]*' "$d/gen/$m.cu" | grep -o '[0-9]*$')
+    $PY - "$name" "$d/ptxas.log" "$(echo "$t1 - $t0" | bc)" "$(echo "$t2 - $t1" | bc)" "${layout:-0}" "${team:-1}" \
+        "$(grep -m1 -o '#define ODE_NSTATE [0-9]*' "$d/gen/$m.cu" | grep -o '[0-9]*$')" >"$d/build.json" <<'PYEOF'
+import json, re, sys
+name, log, tr, bu, layout, team, n = sys.argv[1:]
+text = open(log).read()
+k = re.search(r"Compiling entry function '(\w*ode_(?:team_)?kernel\w*)' for.*?(\d+) bytes stack frame, (\d+) bytes spill stores, "
+              r"(\d+) bytes spill loads\n.*?Used (\d+) registers(?:.*?(\d+) bytes smem)?", text, re.S)
+print(json.dumps(dict(variant=name, translate_s=float(tr), build_s=float(bu), layout=["thread", "warp", "block"][int(layout)],
+                      team=int(team), states=int(n), stack=int(k.group(2)) if k else None,
+                      spills=int(k.group(3)) + int(k.group(4)) if k else None, registers=int(k.group(5)) if k else None,
+                      smem=int(k.group(6) or 0) if k else None)))
+PYEOF
+}
+spawn() {   # spawn NAME ODE OPTS: a build in the background, JOBS at once
+    while [ "$(jobs -rp | wc -l)" -ge "$JOBS" ]; do wait -n; done
+    ( variant "$@" || echo "build of $1 failed: $(tail -3 "$B/$1/ptxas.log" "$B/$1/odegen.log" 2>/dev/null)" ) &
+}
+run() {     # run VARIANT TAG N TRANSIENT RECORD BALANCE BLOCK SCAN…: one timed scan (bench_model)
+    local v=$1 tag=$2
+    shift 2
+    local bin=$B/$v/bench line
+    [ -x "$bin" ] || { echo "{\"variant\": \"$v\", \"tag\": \"$tag\", \"error\": \"not built\"}" >>"$RES"; return; }
+    line=$(timeout 300 "$bin" "$@" 2>"$B/last.err") ||
+        { echo "{\"variant\": \"$v\", \"tag\": \"$tag\", \"error\": \"$(tr -d '"\n' <"$B/last.err" | cut -c1-200)\"}" >>"$RES"; return; }
+    printf '{"variant": "%s", "tag": "%s", "build": %s, %s\n' "$v" "$tag" "$(cat "$B/$v/build.json")" "${line#\{}" >>"$RES"
+    log "$v ($tag): $(echo "$line" | grep -o '"seconds": [0-9.]*')"
+}
+
+mkdir -p "$B/ode"
+CHAIN_UNITS=${TEAM_CHAIN_UNITS:-8 32 128 512 2048}   # (a smoke test: TEAM_CHAIN_UNITS=8)
+for u in $CHAIN_UNITS; do chain_ode "$u" >"$B/ode/chain$u.ode"; ring_ode "$u" >"$B/ode/ring$u.ode"; done
+for u in 14 64 128; do mpgos_ode "$u" >"$B/ode/mpgos$u.ode"; done
+stiff_ode >"$B/ode/stiff30.ode"
+
+log "builds: the rule's layout at each size first, two at a time (their translate + build times)"
+if part A; then
+    for u in $CHAIN_UNITS; do
+        while [ "$(jobs -rp | wc -l)" -ge 2 ]; do wait -n; done
+        ( variant chain$u "$B/ode/chain$u.ode" "" || echo "build of chain$u failed" ) &
+    done
+    wait
+    log "builds: the other layouts ($JOBS at once)"
+    [ -n "${TEAM_CHAIN_UNITS:-}" ] || {
+    spawn chain8_warp4 "$B/ode/chain8.ode" "--option layout=warp --option team=4"
+    spawn chain32_warp16 "$B/ode/chain32.ode" "--option layout=warp --option team=16"
+    spawn chain32_block32 "$B/ode/chain32.ode" "--option layout=block --option team=32"
+    spawn chain128_warp32 "$B/ode/chain128.ode" "--option layout=warp --option team=32"
+    spawn chain128_block128 "$B/ode/chain128.ode" "--option layout=block --option team=128"
+    spawn chain512_block128 "$B/ode/chain512.ode" "--option layout=block --option team=128"
+    spawn chain512_block512 "$B/ode/chain512.ode" "--option layout=block --option team=512"
+    spawn chain2048_block512 "$B/ode/chain2048.ode" "--option layout=block --option team=512"
+    }
+    for u in $CHAIN_UNITS; do spawn ring$u "$B/ode/ring$u.ode" ""; done
+fi
+if part B; then
+    for u in 14 64 128; do
+        spawn mpgos$u "$B/ode/mpgos$u.ode" ""
+        for l in "warp 8" "warp 16" "warp 32" "block 32" "block 64" "block 128"; do
+            set -- $l
+            spawn "mpgos${u}_$1$2" "$B/ode/mpgos$u.ode" "--option layout=$1 --option team=$2"
+        done
+    done
+fi
+if part C; then
+    spawn stiff30 "$B/ode/stiff30.ode" ""
+    for l in "warp 8" "warp 32" "block 32"; do
+        set -- $l
+        spawn "stiff30_$1$2" "$B/ode/stiff30.ode" "--option layout=$1 --option team=$2"
+    done
+fi
+if part D; then
+    for m in valve keller_miksis; do
+        spawn "$m" "models/$m.ode" ""
+        for t in 2 4; do spawn "${m}_warp$t" "models/$m.ode" "--option layout=warp --option team=$t"; done
+    done
+fi
+# MPGOS, beside the project: its tutorial T1 at each size and launch configuration
+MP=$OUT/mpgos
+if part B && [ -d "$MPGOS/SourceCodes" ]; then
+    rm -rf "$MP" && mkdir -p "$MP" && cp -r "$MPGOS/SourceCodes" "$MP/src"
+    # CUDA 13 has no cudaDeviceProp clockRate, memoryClockRate, deviceOverlap: their prints go
+    sed -i '/DeviceProperties\.\(clockRate\|memoryClockRate\|deviceOverlap\)/d' "$MP/src/CoupledSystems_PerBlock_Interface.cuh"
+    T1=$MPGOS/Tutorials_CoupledSystems_PerBlock/T1_RingOfDuffingOscillators
+    # units systems-x tpb spb ne ndo
+    for cfg in "14 5 32 3 1 500" "14 5 32 3 1 0" "14 5 32 2 1 0" "14 5 32 1 1 0" "14 5 64 4 1 0" \
+               "64 5 64 1 1 0" "64 5 128 2 1 0" "64 5 32 1 1 0" \
+               "128 3 128 1 1 0" "128 3 64 1 1 0" "128 3 256 2 1 0" "128 3 128 1 0 0"; do
+        set -- $cfg
+        name="mp_u$1_t$3_s$4_e$5_d$6"
+        mkdir -p "$MP/$name"
+        sed -e "s/NumberOfInitialConditionsX = 5;/NumberOfInitialConditionsX = $2;/" \
+            -e "s/NumberOfInitialConditionsY = 5;/NumberOfInitialConditionsY = $([ "$1" = 14 ] && echo 5 || echo 1);/" \
+            -e "s/NumberOfUnitsPerSystem = 14;/NumberOfUnitsPerSystem = $1;/" \
+            -e "s/const int TPB  = 32;/const int TPB  = $3;/" -e "s/const int SPB  = 3;/const int SPB  = $4;/" \
+            -e "s/const int NE   = 1;/const int NE   = $5;/" -e "s/const int NDO  = 500;/const int NDO  = $6;/" \
+            -e 's/clock_t SimulationStart = clock();/double SimulationStart = mpgos_wall();/' \
+            -e 's/clock_t SimulationEnd = clock();/double SimulationEnd = mpgos_wall();/' \
+            -e 's|1000.0\*(SimulationEnd-SimulationStart) / CLOCKS_PER_SEC|1000.0*(SimulationEnd-SimulationStart)|' \
+            -e 's|^	for (int sid=0; sid<NS; sid++)\r*$|	for (int sid=0; sid<0; sid++)|' \
+            "$T1/RingOfDuffingOscillators.cu" >"$MP/$name/ring.cu"
+        [ "$6" = 0 ] && sed -i 's/ScanSystem.SolverOption(DenseOutput[A-Za-z]*, [^)]*);//' "$MP/$name/ring.cu"
+        [ "$5" = 0 ] && sed -i '/SolverOption(EventDirection/d' "$MP/$name/ring.cu"
+        cp "$T1/RingOfDuffingOscillators_SystemDefinition.cuh" "$MP/$name/"
+        printf '#include <chrono>\nstatic double mpgos_wall() { return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count(); }\n' >"$MP/$name/wall.h"
+        while [ "$(jobs -rp | wc -l)" -ge "$JOBS" ]; do wait -n; done
+        ( cd "$MP/$name" && "$NVCC" -O3 --std=c++14 -arch="$ARCH" -maxrregcount=128 -w -include wall.h -I../src \
+              --ptxas-options=-v ring.cu -o ring >build.log 2>&1 || echo "MPGOS build $name failed: $(tail -3 build.log)" ) &
+    done
+elif part B; then
+    log "no MPGOS tree at $MPGOS: part B runs odegen alone (see this script's header)"
+fi
+wait
+log "builds done"
+
+# ---------------------------------------------------------------- runs
+nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm --format=csv,noheader >"$OUT/gpu.txt" 2>/dev/null
+if part A; then
+    for u in $CHAIN_UNITS; do
+        N=65536
+        [ "$u" = 2048 ] && N=16384
+        for v in chain$u ring$u $(cd "$B" && ls -d chain${u}_* 2>/dev/null); do
+            run "$v" "A" "$N" 0 1 0 0 "k=lin:0.2:0.3:0"
+        done
+    done
+fi
+if part B; then
+    for u in 14 64 128; do
+        case $u in 14) X="x11=list:-8:-4:0:4:8 v11=list:-20:-5:10:25:40" ;; 64) X="x11=list:-8:-4:0:4:8 v11=list:-20" ;;
+            128) X="x11=list:-8:0:8 v11=list:-20" ;; esac
+        for v in mpgos$u $(cd "$B" && ls -d mpgos${u}_* 2>/dev/null); do
+            # shellcheck disable=SC2086
+            run "$v" "B$u" 0 0 1 0 0 $X
+        done
+    done
+    for d in "$MP"/mp_u*/; do
+        [ -x "$d/ring" ] || continue
+        name=$(basename "$d")
+        for rep in 1 2 3; do
+            ms=$( (cd "$d" && timeout 120 ./ring >/dev/null 2>&1; grep -o 'Total simulation time: [0-9.e+-]*' Results.txt | grep -o '[0-9.e+-]*$') )
+            regs=$(grep -A2 "Compiling entry function" "$d/build.log" | grep -o 'Used [0-9]* registers' | head -1 | grep -o '[0-9]*')
+            echo "{\"mpgos\": \"$name\", \"seconds\": $(echo "${ms:-0} / 1000" | bc -l), \"registers\": ${regs:-0}}" >>"$RES"
+        done
+        log "MPGOS $name: $(tail -1 "$RES")"
+    done
+fi
+if part C; then
+    for v in stiff30 $(cd "$B" && ls -d stiff30_* 2>/dev/null); do run "$v" "C" 65536 0 1 0 0 "k=lin:0.15:0.25:0"; done
+fi
+if part D; then
+    for v in valve valve_warp2 valve_warp4; do run "$v" "D" 30720 256 32 0 0 "q=lin:0.2:10:0"; done
+    for v in keller_miksis keller_miksis_warp2 keller_miksis_warp4; do
+        run "$v" "D" 0 64 16 0 0 PA1=list:1.1 PA2=list:1.2 f1=log:20:1000:128 f2=log:20:1000:128
+    done
+fi
+$PY bench/team_report.py "$RES" "$OUT/gpu.txt" | tee "$OUT/TEAM.md"

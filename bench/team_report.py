@@ -1,0 +1,142 @@
+#!/usr/bin/env python3
+"""team_report.py — bench/team.sh's measurements (team.jsonl) as the tables of
+bench/BENCHMARKS.md's section on large and coupled models (issue 23), with
+each target and whether it was met.  Standard library only.
+
+    python3 bench/team_report.py team.jsonl [gpu.txt]
+"""
+import json
+import sys
+from collections import defaultdict
+
+
+def load(path):
+    runs, mpgos, errors = [], defaultdict(list), []
+    for line in open(path):
+        line = line.strip()
+        if not line:
+            continue
+        r = json.loads(line)
+        if "error" in r:
+            errors.append(r)
+        elif "mpgos" in r:
+            if r["seconds"] > 0:
+                mpgos[r["mpgos"]].append(r)
+        else:
+            runs.append(r)
+    return runs, mpgos, errors
+
+
+def lay(b):
+    return b["layout"] if b["layout"] == "thread" else "%s %d" % (b["layout"], b["team"])
+
+
+def res(b):
+    if b.get("registers") is None:
+        return "-"
+    return "%d / %d B / %d B" % (b["registers"], b["spills"] or 0, b["smem"] or 0)
+
+
+def main():
+    runs, mpgos, errors = load(sys.argv[1])
+    gpu = open(sys.argv[2]).read().strip() if len(sys.argv) > 2 else "?"
+    out = []
+    w = out.append
+    w("## Large and coupled models (issue 23): `bash bench/team.sh`")
+    w("")
+    w("Device: %s.  One call; kernel seconds from `bench_model` (the library's scan, CUDA events), "
+      "MPGOS's from its tutorial's own timer around `Solve()` (wall clock), best of 3." % gpu)
+    w("")
+    # ---------------------------------------------------------------- A
+    A = [r for r in runs if r["tag"] == "A"]
+    if A:
+        w("### The Duffing chain and ring at 16 … 4096 states (RK4, 4 periods)")
+        w("")
+        w("| model | states | layout | translate + build s | registers / spills / smem | systems | kernel s | state-steps/s |")
+        w("|---|---:|---|---:|---|---:|---:|---:|")
+        base = None
+        best = {}
+        for r in sorted(A, key=lambda r: (r["variant"].startswith("ring"), r["build"]["states"], r["variant"])):
+            b = r["build"]
+            ss = b["states"] * r["steps"] / r["seconds"] if r["seconds"] > 0 else 0
+            kind = "ring" if r["variant"].startswith("ring") else "chain"
+            if kind == "chain" and b["states"] == 16 and "_" not in r["variant"]:
+                base = ss
+            key = (kind, b["states"])
+            best[key] = max(best.get(key, 0), ss)
+            rule = "" if "_" in r["variant"] else " (rule)"
+            w("| %s | %d | %s%s | %.1f + %.1f | %s | %d | %.4g | %.3g |" % (
+                kind, b["states"], lay(b), rule, b["translate_s"], b["build_s"], res(b), r["N"], r["seconds"], ss))
+        w("")
+        slow = [r["variant"] for r in A if "_" not in r["variant"] and r["build"]["translate_s"] + r["build"]["build_s"] > 30]
+        w("Translate + build ≤ 30 s at every size (the rule's layout, built two at a time): **%s**%s." % (
+            "met" if not slow else "not met", "" if not slow else " (" + ", ".join(slow) + ")"))
+        if base:
+            for kind in ("chain", "ring"):
+                if (kind, 1024) in best:
+                    ratio = best[(kind, 1024)] / base
+                    w("%s, 1024 states: state-steps/s %.3g = %.0f%% of the 16-state chain's (one thread per system), "
+                      "target ≥ 50%%: **%s**." % (kind, best[(kind, 1024)], 100 * ratio, "met" if ratio >= 0.5 else "not met"))
+        w("")
+    # ---------------------------------------------------------------- B
+    B = [r for r in runs if r["tag"].startswith("B")]
+    if B:
+        w("### Side by side with MPGOS's coupled-systems solver (ring of Duffing units, RKCK45 1e-8, an event per unit)")
+        w("")
+        w("| units × systems | odegen layout | registers / spills / smem | odegen kernel s | MPGOS configuration | MPGOS s |")
+        w("|---|---|---|---:|---|---:|")
+        for u in (14, 64, 128):
+            mine = [r for r in B if r["tag"] == "B%d" % u]
+            theirs = {k: min(x["seconds"] for x in v) for k, v in mpgos.items() if k.startswith("mp_u%d_" % u)}
+            rows = max(len(mine), len(theirs))
+            mk = sorted(mine, key=lambda r: r["seconds"])
+            tk = sorted(theirs.items(), key=lambda kv: kv[1])
+            for i in range(rows):
+                a = mk[i] if i < len(mk) else None
+                t = tk[i] if i < len(tk) else None
+                w("| %s | %s | %s | %s | %s | %s |" % (
+                    "%d × %d" % (u, a["N"]) if a and i == 0 else "",
+                    lay(a["build"]) + ("" if "_" in a["variant"] else " (rule)") if a else "",
+                    res(a["build"]) if a else "", "%.5g" % a["seconds"] if a else "",
+                    t[0].replace("mp_u%d_" % u, "") if t else "", "%.5g" % t[1] if t else ""))
+            if mk and tk:
+                ratio = tk[0][1] / mk[0]["seconds"]
+                w("| **%d units: MPGOS best / odegen best** | | | | | **%.2f** (target ≥ 1.5: %s) |" % (
+                    u, ratio, "met" if ratio >= 1.5 else "not met"))
+        w("")
+        w("MPGOS configurations: t = threads per block, s = systems per block, e = events per unit, d = dense-output "
+          "points (500: as the tutorial ships).")
+        w("")
+    # ---------------------------------------------------------------- C
+    C = [r for r in runs if r["tag"] == "C"]
+    if C:
+        w("### A medium stiff model (30 species, five stiff clusters, Rodas5P 1e-6) at 2^16 systems")
+        w("")
+        w("| layout | registers / spills / smem | kernel s | systems/s | against one thread |")
+        w("|---|---|---:|---:|---:|")
+        ref = next((r for r in C if r["variant"] == "stiff30"), None)
+        for r in sorted(C, key=lambda r: r["seconds"]):
+            w("| %s | %s | %.4g | %.3g | %s |" % (lay(r["build"]), res(r["build"]), r["seconds"], r["N"] / r["seconds"],
+                                                 "%.2f" % (ref["seconds"] / r["seconds"]) if ref else "-"))
+        w("")
+    # ---------------------------------------------------------------- D
+    D = [r for r in runs if r["tag"] == "D"]
+    if D:
+        w("### Scans smaller than a wave: one thread against teams of 2 and 4 threads")
+        w("")
+        w("| model | systems | layout | registers / spills | kernel s | against one thread |")
+        w("|---|---:|---|---|---:|---:|")
+        for m in ("valve", "keller_miksis"):
+            rs = [r for r in D if r["variant"].startswith(m)]
+            ref = next((r for r in rs if r["variant"] == m), None)
+            for r in rs:
+                w("| %s | %d | %s | %s | %.4g | %s |" % (m, r["N"], lay(r["build"]), res(r["build"]), r["seconds"],
+                                                         "%.2f" % (ref["seconds"] / r["seconds"]) if ref else "-"))
+        w("")
+    if errors:
+        w("Errors: " + "; ".join("%s %s: %s" % (e.get("variant", ""), e.get("tag", ""), e["error"]) for e in errors))
+    print("\n".join(out))
+
+
+if __name__ == "__main__":
+    main()
