@@ -50,6 +50,7 @@ suite "arrays kept as loops (loop form against written out, sizes)" $PY tests/ar
 suite "XPPAUT's network operators (special) against XPPAUT" $PY tests/arrays/test_special.py
 suite "maps (x(t+1)=, meth=discrete: Henon, logistic windows, XPPAUT)" $PY tests/maps/test_maps.py
 suite "teams of threads (loop form, team integrator, emulated teams)" bash tests/team/run.sh
+suite "large and coupled models in every layout; stiff ones against Radau" $PY tests/large/test_large.py
 suite "stiff methods (test set, CVODE peer, events)" $PY tests/stiff/test_stiff.py
 suite "the manual: links, models, commands and Python sessions of README.md and docs/" $PY tests/docs/test_docs.py
 suite "man pages (options as --help lists them), make install PREFIX=" $PY tests/docs/test_man.py

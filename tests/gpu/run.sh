@@ -37,7 +37,8 @@
 #  16. delay(x, tau) on the GPU: exact solutions, orders, references, XPPAUT, statuses
 #      (tests/delay/test_delay.py)
 #  17. a system integrated by a team of threads: every layout against one system
-#      per thread (tests/gpu/team.sh)
+#      per thread (tests/gpu/team.sh); the large and coupled models of tests/large
+#      on the GPU in every layout (tests/large/test_large.py)
 # Uses build/odegen as it is (flex and bison need not be on the GPU machine).
 set -u
 cd "$(dirname "$0")/../.."
@@ -76,5 +77,6 @@ step "arrays kept as loops on the GPU (loop form against written out; nvcc time 
 step "XPPAUT's network operators (special) on the GPU" $PY tests/arrays/test_special.py
 step "delays on the GPU (exact, orders, references, XPPAUT, statuses)" $PY tests/delay/test_delay.py
 step "teams of threads: every layout against one system per thread" bash tests/gpu/team.sh
+step "large and coupled models on the GPU, every layout (within rounding); stiff ones against Radau" $PY tests/large/test_large.py
 [ $status = 0 ] && echo "test-gpu: all passed" || echo "test-gpu: FAILED"
 exit $status
