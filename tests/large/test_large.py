@@ -11,7 +11,7 @@ something independent:
     reaction-diffusion Brusselator of 64 cells (a band LU after the states are
     renumbered), eight stiff clusters (the sparse LU of the translator's
     symbolic factorisation), a stiff hub (the dense LU in loop form);
-  - Kuramoto's model: the order parameter against sqrt(1 - 2 gam/K) above
+  - Kuramoto's model (100 oscillators): the order parameter against sqrt(1 - 2 gam/K) above
     the synchronisation threshold K = 2 gam, and its absence below;
   - the Hodgkin-Huxley cable of 100 compartments: the spike reaches the far
     end, with a delay that scales as 1/sqrt(coupling);
@@ -51,6 +51,8 @@ def layouts(name, text, team_layouts, args, tol):
     bytes on the CPU, within tol (relative) on the GPU.  Returns the thread's
     Result and the generated source of the first team layout."""
     ref = run(build(name + "_thread", text, flags=["--option", "layout=thread"], sanitize=False), *args)
+    if BACKEND == "cpu":   # the CPU path is a team of one in every layout: one of them suffices
+        team_layouts = team_layouts[:1]
     for flags in team_layouts:
         tag = name + "_" + "_".join(f.split("=")[1] for f in flags if "=" in f)
         opts = []
@@ -107,7 +109,7 @@ def test_brusselator():
               define(src, "ODE_LU_KIND"), define(src, "ODE_LU_PERM"), define(src, "ODE_LU_KL")))
     T = 10.0
     res = layouts("brusselator", text, [["layout=warp", "team=32"], ["layout=block", "team=64"]],
-                  ["--scan", "b=lin(3,3,1)", "--total", str(T)], 1e-9)
+                  ["--scan", "b=lin(3,3,1)", "--set", "total=%g" % T], 1e-9)
     n, c = 64, 84.5
 
     def f(t, y):
@@ -138,7 +140,7 @@ def test_stiff_clusters():
     say("clusters: %s entries with the fill-in, %s multiplications against %s dense" % m.groups())
     T = 2.0
     res = layouts("stiff_clusters", text, [["layout=warp", "team=8"], ["layout=block", "team=32"]],
-                  ["--scan", "k=lin(0.2,0.2,1)", "--total", str(T)], 1e-9)
+                  ["--scan", "k=lin(0.2,0.2,1)", "--set", "total=%g" % T], 1e-9)
 
     def f(t, y):
         Y = y.reshape(8, 6)
@@ -171,7 +173,7 @@ def test_stiff_hub():
     src = generated_source("stiff_hub", text, [])
     check(define(src, "ODE_LU_KIND") == "0", "the hub: the dense LU in loop form expected, got %s" % define(src, "ODE_LU_KIND"))
     T = 5.0
-    res = layouts("stiff_hub", text, [["layout=warp", "team=16"]], ["--scan", "g=lin(0.5,0.5,1)", "--total", str(T)], 1e-9)
+    res = layouts("stiff_hub", text, [["layout=warp", "team=16"]], ["--scan", "g=lin(0.5,0.5,1)", "--set", "total=%g" % T], 1e-9)
     rates = 10 ** (4 * np.arange(48) / 47)
 
     def f(t, y):
@@ -198,7 +200,7 @@ def test_kuramoto():
         if K < 1:
             check(r < 0.15, "K=%g below the threshold: r=%g (incoherent expected)" % (K, r))
         elif K >= 1.5:
-            check(abs(r - theory) < 0.06, "K=%g: r=%g, sqrt(1 - 2 gam/K) = %g" % (K, r, theory))
+            check(abs(r - theory) < 0.08, "K=%g: r=%g, sqrt(1 - 2 gam/K) = %g" % (K, r, theory))
 
 
 def test_hh_cable():
@@ -220,7 +222,7 @@ def test_duffing_chain():
 
 def test_duffing_ring():
     res = layouts("duffing_ring", model("duffing_ring"), [["layout=warp", "team=16"], ["layout=block", "team=32"]],
-                  ["--scan", "C=lin(0.001,0.003,4)", "--total", "20"], 1e-6)
+                  ["--scan", "C=lin(0.001,0.003,4)", "--set", "total=20"], 1e-6)
     check("n0" not in res.header or True, "")
 
 
