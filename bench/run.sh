@@ -9,6 +9,8 @@
 #   BENCH_RUNNER=0  without the runners' wall times (bench/runner.sh)
 #   BENCH_STIFF=0   without the stiff methods' part (bench/stiff.py; STIFF_BACKEND=cpu runs it on the CPU)
 #   BENCH_REGISTERS=0  without the register budgets' part (bench/registers.sh, about 2 minutes)
+#   BENCH_TEAM=0    without large and coupled models (bench/team.sh: teams of threads, MPGOS's
+#                   coupled-systems solver where .mpgos/src holds it; 5 to 10 minutes)
 #   WP_BACKEND=cpu  the work-precision part on the CPU (its smoke test without a GPU:
 #                   BENCH_QUICK=1 WP_BACKEND=cpu python3 bench/workprecision.py … — see that file)
 set -u
@@ -147,6 +149,12 @@ if [ "${BENCH_REGISTERS:-1}" = 1 ]; then
     log "register budgets and the event bound (bench/registers.sh)"
     PY=$PY bash bench/registers.sh "$OUT/registers" >"$OUT/registers.log" 2>&1 || echo "bench/registers.sh failed"
 fi
+if [ "${BENCH_TEAM:-1}" = 1 ]; then
+    log "large and coupled models: teams of threads (bench/team.sh)"
+    TEAM_QUICK=()
+    [ "${BENCH_QUICK:-0}" = 1 ] && TEAM_QUICK=(TEAM_CHAIN_UNITS=8 TEAM_PARTS="A E")
+    env "${TEAM_QUICK[@]}" BENCH_OUT="$OUT" PY=$PY bash bench/team.sh >"$OUT/team.log" 2>&1 || echo "bench/team.sh failed"
+fi
 log "peers"
 PEER_SIZES="30720 1048576"
 [ "${BENCH_QUICK:-0}" = 1 ] && PEER_SIZES="30720"
@@ -170,5 +178,6 @@ $PY bench/report.py "$RES" "$OUT/gpu.txt" >"$OUT/BENCHMARKS.md" &&
     $PY bench/runner_report.py "$RES" >>"$OUT/BENCHMARKS.md" &&
     { [ ! -s "$OUT/stiff.md" ] || cat "$OUT/stiff.md" >>"$OUT/BENCHMARKS.md"; } &&
     { [ ! -s "$OUT/registers/registers.md" ] || cat "$OUT/registers/registers.md" >>"$OUT/BENCHMARKS.md"; } &&
+    { [ ! -s "$OUT/team/TEAM.md" ] || cat "$OUT/team/TEAM.md" >>"$OUT/BENCHMARKS.md"; } &&
     cp "$OUT/BENCHMARKS.md" bench/BENCHMARKS.md
 tail -n 60 "$OUT/BENCHMARKS.md"

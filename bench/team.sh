@@ -19,10 +19,14 @@
 #      systems: one system per thread (its LU written out) against teams;
 #   D  the latency of a scan smaller than a wave: the relief valve (30720
 #      systems, 7 warps per SM) and Keller–Miksis, one thread per system
-#      against teams of 2 and 4 threads.
+#      against teams of 2 and 4 threads;
+#   E  how the cost grows with the number of systems: the Duffing chain of 16
+#      states (one thread) and of 128 states (one thread, the rule's warp of
+#      32, a block of 128) at 2^8 … 2^18 systems — kernel seconds until the GPU
+#      is full (one wave of systems or teams), then linear.
 #
 # Environment: BENCH_OUT (bench/out), ARCH (sm_90), JOBS (parallel builds, 8),
-# TEAM_PARTS (default "A B C D"), MPGOS (the MPGOS tree: .mpgos/src, made by
+# TEAM_PARTS (default "A B C D E"), MPGOS (the MPGOS tree: .mpgos/src, made by
 #   mkdir -p .mpgos/src && git --git-dir=<the fetched mirror>/.git archive HEAD \
 #       SourceCodes Tutorials_CoupledSystems_PerBlock/T1_RingOfDuffingOscillators | tar -x -C .mpgos/src
 # on the development machine, and carried to the GPU machine; without it part B
@@ -38,7 +42,7 @@ RES=$OUT/team.jsonl
 NVCC=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
 ARCH=${ARCH:-sm_90}
 JOBS=${JOBS:-8}
-PARTS=${TEAM_PARTS:-A B C D}
+PARTS=${TEAM_PARTS:-A B C D E}
 MPGOS=${MPGOS:-.mpgos/src}
 PY=${PY:-python3}
 export CUDA_MODULE_LOADING=EAGER
@@ -131,7 +135,7 @@ run() {     # run VARIANT TAG N TRANSIENT RECORD BALANCE BLOCK SCAN…: one time
 
 mkdir -p "$B/ode"
 CHAIN_UNITS=${TEAM_CHAIN_UNITS:-8 32 128 512 2048}   # (a smoke test: TEAM_CHAIN_UNITS=8)
-for u in $CHAIN_UNITS; do chain_ode "$u" >"$B/ode/chain$u.ode"; ring_ode "$u" >"$B/ode/ring$u.ode"; done
+for u in $CHAIN_UNITS 64; do chain_ode "$u" >"$B/ode/chain$u.ode"; ring_ode "$u" >"$B/ode/ring$u.ode"; done
 for u in 14 64 128; do mpgos_ode "$u" >"$B/ode/mpgos$u.ode"; done
 stiff_ode >"$B/ode/stiff30.ode"
 
@@ -176,6 +180,13 @@ if part D; then
         spawn "$m" "models/$m.ode" ""
         for t in 2 4; do spawn "${m}_warp$t" "models/$m.ode" "--option layout=warp --option team=$t"; done
     done
+fi
+if part E; then
+    # part A builds chain8 with the rule (one thread); without part A, E builds it
+    part A || spawn chain8 "$B/ode/chain8.ode" ""
+    spawn E_chain64 "$B/ode/chain64.ode" ""
+    spawn E_chain64_thread "$B/ode/chain64.ode" "--option layout=thread"
+    spawn E_chain64_block128 "$B/ode/chain64.ode" "--option layout=block --option team=128"
 fi
 # MPGOS, beside the project: its tutorial T1 at each size and launch configuration
 MP=$OUT/mpgos
@@ -253,6 +264,11 @@ if part D; then
     for v in valve valve_warp2 valve_warp4; do run "$v" "D" 30720 256 32 0 0 "q=lin:0.2:10:0"; done
     for v in keller_miksis keller_miksis_warp2 keller_miksis_warp4; do
         run "$v" "D" 0 64 16 0 0 PA1=list:1.1 PA2=list:1.2 f1=log:20:1000:128 f2=log:20:1000:128
+    done
+fi
+if part E; then
+    for N in 256 1024 4096 16384 65536 262144; do
+        for v in chain8 E_chain64 E_chain64_thread E_chain64_block128; do run "$v" "E" "$N" 0 1 0 0 "k=lin:0.2:0.3:0"; done
     done
 fi
 $PY bench/team_report.py "$RES" "$OUT/gpu.txt" | tee "$OUT/TEAM.md"

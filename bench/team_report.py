@@ -37,6 +37,14 @@ def res(b):
     return "%d / %d B / %d B" % (b["registers"], b["spills"] or 0, b["smem"] or 0)
 
 
+def E_build(E, v):
+    return next(r["build"] for r in E if r["variant"] == v)
+
+
+def E_states(E, v):
+    return E_build(E, v)["states"]
+
+
 def main():
     runs, mpgos, errors = load(sys.argv[1])
     gpu = open(sys.argv[2]).read().strip() if len(sys.argv) > 2 else "?"
@@ -132,6 +140,25 @@ def main():
             for r in rs:
                 w("| %s | %d | %s | %s | %.4g | %s |" % (m, r["N"], lay(r["build"]), res(r["build"]), r["seconds"],
                                                          "%.2f" % (ref["seconds"] / r["seconds"]) if ref else "-"))
+        w("")
+    # ---------------------------------------------------------------- E
+    E = [r for r in runs if r["tag"] == "E"]
+    if E:
+        w("### How the cost grows with the number of systems (Duffing chain, RK4, 4 periods)")
+        w("")
+        w("Kernel seconds (and state-steps per second) against the number of systems: flat while the GPU is not "
+          "full, then linear; the knee is one wave (the resident threads, or teams, of every SM).")
+        w("")
+        cols = sorted({r["variant"] for r in E}, key=lambda v: (E_states(E, v), v))
+        w("| systems | " + " | ".join("%d states, %s" % (E_states(E, v), lay(E_build(E, v))) for v in cols) + " |")
+        w("|---:|" + "---:|" * len(cols))
+        for n in sorted({r["N"] for r in E}):
+            cells = []
+            for v in cols:
+                r = next((x for x in E if x["variant"] == v and x["N"] == n), None)
+                cells.append("%.4g s (%.3g)" % (r["seconds"], r["build"]["states"] * r["steps"] / r["seconds"])
+                             if r and r["seconds"] > 0 else "-")
+            w("| %d | %s |" % (n, " | ".join(cells)))
         w("")
     if errors:
         w("Errors: " + "; ".join("%s %s: %s" % (e.get("variant", ""), e.get("tag", ""), e["error"]) for e in errors))

@@ -52,7 +52,9 @@ part integrate && integrate "MPGOS's ring of 14 Duffing units (an event per unit
 
 # the loop-form LU (team_lu.h) on random matrices: dense, and bands
 for k in "-DLU_KIND=0 -DN=37 -DKL=0 -DKU=0" "-DLU_KIND=1 -DN=50 -DKL=2 -DKU=3" "-DLU_KIND=1 -DN=40 -DKL=5 -DKU=1"; do
-    part lu && build $k tests/team/test_lu.c -o "$B/test_lu" && run "the loop-form LU ($k)" "$B/test_lu"
+    rm -f "$B/lu.txt"
+    part lu && build $k tests/team/test_lu.c -o "$B/test_lu" && run "the loop-form LU ($k)" "$B/test_lu" "$B/lu.txt" &&
+        run "the loop-form LU against LAPACK ($k)" /usr/bin/python3 tests/team/lu_lapack.py "$B/lu.txt"
 done
 
 ROOT=$PWD

@@ -3,7 +3,9 @@
  * pattern, by emulated teams of 1 … 64 lanes in both orders: the residual
  * |W x - b| / (|W| |x| + |b|) at rounding level, and the same bits in every
  * team and order (the pivots and the arithmetic do not depend on the team);
- * a singular matrix reported as singular. */
+ * a singular matrix reported as singular.  With a file name as argument, the
+ * first matrix, its factors and pivots are written there for lu_lapack.py,
+ * which compares them with LAPACK's (scipy's dgetrf, dgbtrf). */
 #define _DEFAULT_SOURCE 1
 #define ODEGEN_GENERATED 1
 #define ODE_TEAM_EMULATE 1
@@ -51,7 +53,21 @@ static void fill(unsigned long long seed, int zero_column)
     for (int i = 0; i < N; i++) rhs[i] = sin(1.0 + i);
 }
 
-int main(void)
+/* The matrix, the factors (the storage as it is: row-major n x n, or LAPACK's
+ * band storage) and the pivots, as text. */
+static int dump(const char *path)
+{
+    FILE *f = fopen(path, "w");
+    if (!f) return 1;
+    fprintf(f, "%d %d %d %d %d\n", LU_KIND, N, KL, KU, ODE_LU_REALS);
+    for (int i = 0; i < N; i++)
+        for (int j = 0; j < N; j++) fprintf(f, "%.17g\n", A[i][j]);
+    for (int q = 0; q < ODE_LU_REALS; q++) fprintf(f, "%.17g\n", store[q]);
+    for (int k = 0; k < N; k++) fprintf(f, "%d\n", piv[k]);
+    return fclose(f) != 0;
+}
+
+int main(int argc, char **argv)
 {
     int failures = 0;
     for (int trial = 0; trial < 4; trial++) {
@@ -76,6 +92,10 @@ int main(void)
                 double got[ODE_LU_REALS + N];
                 memcpy(got, store, sizeof store);
                 memcpy(got + ODE_LU_REALS, rhs, sizeof rhs);
+                if (size == 1 && order == 0 && trial == 0 && argc > 1 && dump(argv[1])) {
+                    printf("FAIL: %s not written\n", argv[1]);
+                    failures++;
+                }
                 if (size == 1 && order == 0) memcpy(first, got, sizeof got);
                 else if (memcmp(first, got, sizeof got)) {
                     printf("FAIL: team of %d (order %d): other bits than a team of one\n", size, order);
