@@ -71,6 +71,8 @@
 #define ODE_NAUX 0
 #define ODE_NACC 2
 #define ODE_NEVENT 9                 /* peak[1..8] hot */
+#define ODE_EVENTS_GLOBAL 0x0ULL      /* XPPAUT `global`s (firing.h): none */
+#define ODE_EVENTS_EXACT 0x0ULL       /* `global 0`s: none */
 #define ODE_NFIELD 34                /* states, accessories, parameters, t, t0, t1 */
 #define ODE_NTRIG 1                  /* cos(w*t) in the right-hand side */
 #ifndef ODE_METHOD

@@ -106,6 +106,18 @@ ODE_HD static ODE_INLINE int ode_team_landed(OdeTeamCtx *c, const ode_real *gp, 
     return ode_team_any(ode_team, any);
 }
 
+/* events.h's ode_reached_mask, into ODE_TEI_FIRED: every armed event that
+ * went from gp past its zone or into it at g (a bracket closed at rounding
+ * level, g its upper end: a condition that jumps, several events on one
+ * condition). */
+ODE_HD static ODE_INLINE void ode_team_fire_reached(OdeTeamCtx *c, const ode_real *gp, const ode_real *g)
+{
+    const OdeTeam ode_team = c->team;
+    const int *const armed = ODE_TEI(c, ODE_TEI_ARMED);
+    int *const fired = ODE_TEI(c, ODE_TEI_FIRED);
+    ODE_FOR_MY_EVENTS(e) fired[e] = armed[e] && (ode_event_jumped(e, gp[e], g[e]) || ode_event_landed(e, gp[e], g[e]));
+}
+
 /* The events whose zone g lies outside are armed from there on. */
 ODE_HD static ODE_INLINE void ode_team_arm_outside(OdeTeamCtx *c, const ode_real *g)
 {
@@ -394,7 +406,7 @@ ODE_HD static ODE_INLINE int ode_team_locate_dense(OdeTeamCtx *c, const OdeTeamD
         kept = 1;
     }
     *theta = hi;
-    ode_team_fire(c, 0, target);
+    ode_team_fire_reached(c, blo, ghi);
     return 1;
 }
 
@@ -507,7 +519,7 @@ ODE_HD static ODE_INLINE int ode_team_events_step(OdeTeamCtx *c, ode_real t, ode
         *hstep = hi;
         ODE_FOR_MINE(m, i) ynew[m] = yhi[m];
         ODE_FOR_MY_EVENTS(e) gend[e] = ghi[e];
-        ode_team_fire(c, 0, target);
+        ode_team_fire_reached(c, blo, ghi);
         ODE_TEAM_SYNC();
         return 1;
     }

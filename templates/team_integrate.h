@@ -262,14 +262,31 @@ ODE_HD static ODE_INLINE void ode_team_integrate_sampled(OdeTeamCtx *c, const Od
             stop = ode_team_any(ode_team, leader_stop) ? 1 : 0;
             ode_team_events_eval(c, t, y, gn);        /* the statements may have moved the state */
         }
-        int equilibrium = 0;
+        /* evsteps: steps in an event's zone with the system at rest, as
+         * integrate.h counts them (ode_at_rest, here over the lanes' shares) */
+        int equilibrium = 0, waiting = 0;
         ODE_FOR_MY_EVENTS(e) {
             g[e] = gn[e];
             if (ode_fabs(g[e]) > ode_event_tol(e)) {
                 armed[e] = 1;
                 zone[e] = 0;
-            } else if (!(fired && fired_e[e]) && ++zone[e] >= ODE_OPT_EVSTEPS) {
-                equilibrium = 1;
+            } else if (fired && fired_e[e]) {
+                zone[e] = 0;
+            } else {
+                waiting = 1;
+            }
+        }
+        if (ode_team_any(ode_team, waiting)) {
+            int mine = !fired;
+            if (mine) {
+                ODE_FOR_MINE(m, i) mine &= ode_fabs(st.k[ODE_KEND][m]) * hl * ODE_REST_SPAN <=
+                                           ode_atol(ode_opt, i) + ode_rtol(ode_opt, i) * ode_fabs(ynew[m]);
+            }
+            const int rest = ode_team_all(ode_team, mine);
+            ODE_FOR_MY_EVENTS(e) {
+                if (ode_fabs(g[e]) > ode_event_tol(e) || (fired && fired_e[e])) continue;
+                zone[e] = rest ? zone[e] + 1 : 0;
+                if (zone[e] >= ODE_OPT_EVSTEPS) equilibrium = 1;
             }
         }
         if (ode_team_any(ode_team, equilibrium)) stop = 2;

@@ -82,4 +82,14 @@ void choose_layout(Checker *c)
                  "%s is computed one system per thread: it needs @ layout=thread (this model's layout is %s%s)",
                  m->nlyap ? "lyapunov" : "period", m->layout == LAYOUT_WARP ? "warp" : "block",
                  m->layout_from_rule ? ", by the rule for its size" : "");
+    /* XPPAUT's globals fire by firing.h's rules (carried across zero by other
+     * events' statements, `global 0`), which the team integrator lacks. */
+    for (int i = 0; m->loop_form && i < m->nevent; i++)
+        if (m->events[i].is_global) {
+            error_at(m->events[i].sym->loc,
+                     "a global fires by XPPAUT's rules (carried across zero by statements, global 0) one system "
+                     "per thread only: it needs @ layout=thread (this model's layout is %s%s)",
+                     m->layout == LAYOUT_WARP ? "warp" : "block", m->layout_from_rule ? ", by the rule for its size" : "");
+            break;
+        }
 }

@@ -21,6 +21,8 @@
 #define ODE_NAUX 0
 #define ODE_NACC (2 * RING_U)
 #define ODE_NEVENT RING_U
+#define ODE_EVENTS_GLOBAL 0x0ULL      /* XPPAUT `global`s (firing.h): none */
+#define ODE_EVENTS_EXACT 0x0ULL       /* `global 0`s: none */
 #define ODE_NFIELD (ODE_NSTATE + ODE_NACC + ODE_NPARAM + 3)
 #define ODE_NTRIG 1
 #ifndef ODE_METHOD

@@ -16,6 +16,8 @@
 #define ODE_NAUX 0
 #define ODE_NACC 2
 #define ODE_NEVENT 9
+#define ODE_EVENTS_GLOBAL 0x0ULL      /* XPPAUT `global`s (firing.h): none */
+#define ODE_EVENTS_EXACT 0x0ULL       /* `global 0`s: none */
 #define ODE_NFIELD 34
 #define ODE_NTRIG 1
 #ifndef ODE_METHOD

@@ -12,6 +12,7 @@
 #include "dense.h"
 #include "event_rules.h"
 #include "events.h"
+#include "firing.h"
 #include "save.h"
 #include "integrate.h"
 #include "team_stepper.h"

@@ -9,6 +9,7 @@
 #include "dense.h"
 #include "event_rules.h"
 #include "events.h"
+#include "firing.h"
 #include "save.h"
 #include "integrate.h"
 #include "driver.h"
