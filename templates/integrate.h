@@ -584,8 +584,10 @@ ODE_HD static ODE_INLINE void ode_integrate_sampled(OdeSystem *s, const OdeOptio
 #endif
 }
 
+#endif /* !ODE_LOOP_FORM */
 #endif /* !ODE_DISCRETE */
 
+#if !ODE_LOOP_FORM
 /* The same without samples. */
 ODE_HD static ODE_INLINE void ode_integrate(OdeSystem *s, const OdeOptions *ode_opt)
 {

@@ -53,12 +53,15 @@ def layouts(name, text, team_layouts, args, tol):
     ([odegen options]); every layout's CSV against the thread's: the same
     bytes on the CPU, within tol (relative) on the GPU.  Returns the thread's
     Result and the generated source of the first team layout."""
-    ref = run(build(name + "_thread", text, flags=["--option", "layout=thread"], sanitize=False), *args)
+    # (arrays written out in both: a team integrates a model written out, and the
+    # thread's sums then add in the same order)
+    ref = run(build(name + "_thread", text, flags=["--option", "layout=thread", "--option", "arrays=written"],
+                    sanitize=False), *args)
     if BACKEND == "cpu":   # the CPU path is a team of one in every layout: one of them suffices
         team_layouts = team_layouts[:1]
     for flags in team_layouts:
         tag = name + "_" + "_".join(f.split("=")[1] for f in flags if "=" in f)
-        opts = []
+        opts = ["--option", "arrays=written"]
         for f in flags:
             opts += ["--option", f]
         got = run(build(tag, text, flags=opts, sanitize=False), *args)

@@ -70,8 +70,8 @@ generated() {
     g="$ROOT/$B/gen"
     mkdir -p "$g"
     cp "$ode" "$g/${tag}_w.ode" && cp "$ode" "$g/${tag}_t.ode" || return
-    (cd "$g" && "$ROOT/build/odegen" "${tag}_w.ode" -q -o "${tag}_w" --option layout=thread &&
-        "$ROOT/build/odegen" "${tag}_t.ode" -q -o "${tag}_t" "$@") || { failed=$((failed + 1)); return; }
+    (cd "$g" && "$ROOT/build/odegen" "${tag}_w.ode" -q -o "${tag}_w" --option layout=thread --option arrays=written &&
+        "$ROOT/build/odegen" "${tag}_t.ode" -q -o "${tag}_t" --option arrays=written "$@") || { failed=$((failed + 1)); return; }
     build -g0 -I"$g/${tag}_w" -DGENERATED="\"$g/${tag}_w/${tag}_w.cu\"" -c tests/team/run_generated.c -o "$B/$tag.gw.o" &&
         build -g0 -I"$g/${tag}_t" -DGENERATED="\"$g/${tag}_t/${tag}_t.cu\"" -c tests/team/run_generated.c -o "$B/$tag.gt.o" &&
         build -DNAME="\"$name\"" -DEXACT=1 -DSPEC="$spec" -DEXPECT="$expect" tests/team/test_integrate.c \
