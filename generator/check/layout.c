@@ -3,15 +3,13 @@
  * threads over the model in loop form, the team a warp's lanes (2 … 32) or a
  * whole block (32 … 1024 threads).
  *
- * The rule when the file names no layout (README, "Large and coupled
- * models", with the measurements behind it):
- *   - one thread per system while the model is small: at most
- *     THREAD_MAX_STATES states and 64 events (beyond them a thread's
- *     registers spill: the issue's Duffing chain of 64 states spilled 24 KB
- *     per thread and ran 14× slower per state-step than 16 states);
- *   - else a team with about STATES_PER_LANE states per lane: the smallest
- *     power of two ≥ states / STATES_PER_LANE, at least 32 and at most 1024;
- *     a warp when that is 32, else a block.
+ * The rule when the file names no layout (docs/large.md): one thread per
+ * system, unless the model has more than 64 events (a thread's limit), then
+ * a team with about STATES_PER_LANE states per lane: the smallest power of
+ * two >= states / STATES_PER_LANE, at least 32 and at most 1024; a warp when
+ * that is 32, else a block.  A team for a model that fits one thread is
+ * asked for with @ layout (bench/team.sh measures where it pays; the rule
+ * follows those measurements once they are made on a GPU).
  * `@ team=N` alone picks the team's size with the rule's layout for it.
  * A scan far smaller than a wave of threads can run faster with teams of a
  * few lanes (each step's chain of dependent operations shortened): that is
@@ -21,7 +19,6 @@
 #include "check/checker.h"
 #include "front/diag.h"
 
-#define THREAD_MAX_STATES 64
 #define STATES_PER_LANE 4
 
 static int pow2_at_least(int n)
@@ -48,7 +45,7 @@ void choose_layout(Checker *c)
     }
     if (m->layout < 0) {
         if (m->team > 1) m->layout = m->team <= 32 ? LAYOUT_WARP : LAYOUT_BLOCK;
-        else if (m->team == 1 || (m->nstate <= THREAD_MAX_STATES && m->nevent <= 64)) m->layout = LAYOUT_THREAD;
+        else if (m->team == 1 || m->nevent <= 64) m->layout = LAYOUT_THREAD;
         else {
             int t = pow2_at_least((m->nstate + STATES_PER_LANE - 1) / STATES_PER_LANE);
             if (t < 32) t = 32;
