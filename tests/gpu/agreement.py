@@ -141,7 +141,10 @@ NAMES = [os.path.basename(p)[:-4] for p in sorted(glob.glob(os.path.join(ROOT, "
 TESTS = [("agreement_" + n, (lambda n: lambda: compare(n))(n)) for n in NAMES if n in ARGS]
 TESTS += [("bitwise_" + n, (lambda n: lambda: compare_exact(n))(n)) for n in EXACT]
 TESTS += [("statuses_unstable_empty", test_statuses_unstable_empty)]
-MISSING = [n for n in NAMES if n not in ARGS]
+# The attractor models are compared CPU against GPU by tests/gpu/attractors_agree.py (labels and
+# tables over grids; their scans are basin grids, not reduced scans of this script's kind).
+COMPARED_ELSEWHERE = {"double_well_basins", "double_well_tilt", "lorenz84_basins", "magnetic_pendulum"}
+MISSING = [n for n in NAMES if n not in ARGS and n not in COMPARED_ELSEWHERE]
 
 if __name__ == "__main__":
     if MISSING:

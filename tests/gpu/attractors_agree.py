@@ -28,7 +28,9 @@ def run(runner, backend, name, *args):
     out = os.path.join(os.path.dirname(runner), name + ".csv")
     p = _run([runner, "--backend", backend, "--last", "-o", out] + list(args))
     check(p.returncode == 0, "%s --backend %s: exit %d\n%s" % (runner, backend, p.returncode, p.stderr))
-    labels = np.loadtxt(out, delimiter=",", skiprows=1, usecols=(2,), dtype=np.int64)
+    with open(out) as f:   # the label's column by its name: a model may record states before it
+        column = f.readline().strip().split(",").index("attractor")
+    labels = np.loadtxt(out, delimiter=",", skiprows=1, usecols=(column,), dtype=np.int64)
     with open(out[:-4] + ".attractors.csv") as f:
         table = [r for r in csv.DictReader(f) if int(r["label"]) > 0 and int(r["systems"]) > 0]
     return labels, table, open(out[:-4] + ".attractors.csv").read()
