@@ -33,7 +33,7 @@ os.environ.setdefault("ODEGEN_SANITIZE", "0")
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "lib"))
 sys.path.insert(0, os.path.join(HERE, "..", "xpp"))
-from odegen_test import ODEGEN, build, check, main, run  # noqa: E402
+from odegen_test import BACKEND, ODEGEN, build, check, main, run  # noqa: E402
 from test_real import corpus_root  # noqa: E402
 from test_xpp import XPPAUT, logical_lines, run_xppaut, tolerance, worst  # noqa: E402
 
@@ -73,7 +73,9 @@ def test_henon_exponents():
     # 10^6 terms was off ln 0.3 by 3.5e-4), so lyap1 + lyap2 = ln 0.3 to
     # float's rounding of each term.  The orbit itself is one of the float
     # map, which falls onto cycles of its own (here systems 0 and 1 end on
-    # one, 2 and 3 on another): lyap1 within 6e-3 (measured 4.7e-3).
+    # one, 2 and 3 on another): lyap1 within 6e-3 (measured 4.7e-3 on the CPU); on the GPU,
+    # whose fused multiply-adds round otherwise, system 2's float orbit is another one, 6.7e-3
+    # away (H100): 1e-2 there.
     r = run(build("map_henon", HENON, precision="float"), "--quiet")
     check(all(s == "finished" for s in r.status), "float: statuses %s" % sorted(set(r.status)))
     sysid, l1, l2 = r["system"], r["lyap1"], r["lyap2"]
@@ -81,7 +83,8 @@ def test_henon_exponents():
         d1, ds = abs(l1[i] - 0.41922), abs(l1[i] + l2[i] - math.log(0.3))
         print("    float, system %d: lyap1 = %.6f (%.1e from 0.41922), |lyap1 + lyap2 - ln 0.3| = %.1e"
               % (sysid[i], l1[i], d1, ds))
-        check(d1 < 6e-3, "float: lyap1 %.6f, expected 0.41922 within 6e-3" % l1[i])
+        bound = 1e-2 if BACKEND == "gpu" else 6e-3
+        check(d1 < bound, "float: lyap1 %.6f, expected 0.41922 within %g" % (l1[i], bound))
         check(ds < 1e-6, "float: lyap1 + lyap2 = %.8f, ln 0.3 = %.8f" % (l1[i] + l2[i], math.log(0.3)))
 
 
@@ -331,7 +334,9 @@ def test_a_map_is_a_map():
         x, y = 1 - 1.4 * x * x + y, 0.3 * x
     print("    t = %g, x = %.17g (Python %.17g), y = %.17g (Python %.17g), %d steps"
           % (r["t"][0], r["x"][0], x, r["y"][0], y, r.steps))
-    check(r["t"][0] == 5 and r["x"][0] == x and r["y"][0] == y and r.steps == 5,
+    # Bit for bit on the CPU; the GPU fuses 1 - 1.4*x*x + y into multiply-adds (4e-16 off on the H100).
+    ulps = 0 if BACKEND != "gpu" else 1e-14
+    check(r["t"][0] == 5 and abs(r["x"][0] - x) <= ulps and abs(r["y"][0] - y) <= ulps and r.steps == 5,
           "t %r x %r y %r steps %r" % (r["t"][0], r["x"][0], r["y"][0], r.steps))
 
 
