@@ -21,8 +21,9 @@
 #      systems, 7 warps per SM) and Keller–Miksis, one thread per system
 #      against teams of 2 and 4 threads;
 #   E  how the cost grows with the number of systems: the Duffing chain of 16
-#      states (one thread) and of 128 states (one thread, the rule's warp of
-#      32, a block of 128) at 2^8 … 2^18 systems — kernel seconds until the GPU
+#      states (one thread) and of 128 states (the rule's one thread with the
+#      arrays as loops, one thread written out, a warp of 32, a block of 128)
+#      at 2^8 … 2^18 systems — kernel seconds until the GPU
 #      is full (one wave of systems or teams), then linear.
 #
 # Environment: BENCH_OUT (bench/out), ARCH (sm_90), JOBS (parallel builds, 8),
@@ -188,6 +189,7 @@ if part E; then
     part A || spawn chain8 "$B/ode/chain8.ode" ""
     spawn E_chain64 "$B/ode/chain64.ode" ""
     spawn E_chain64_thread "$B/ode/chain64.ode" "--option layout=thread"
+    spawn E_chain64_warp32 "$B/ode/chain64.ode" "--option layout=warp --option team=32"
     spawn E_chain64_block128 "$B/ode/chain64.ode" "--option layout=block --option team=128"
 fi
 # MPGOS, beside the project: its tutorial T1 at each size and launch configuration
@@ -270,7 +272,7 @@ if part D; then
 fi
 if part E; then
     for N in 256 1024 4096 16384 65536 262144; do
-        for v in chain8 E_chain64 E_chain64_thread E_chain64_block128; do run "$v" "E" "$N" 0 1 0 0 "k=lin:0.2:0.3:0"; done
+        for v in chain8 E_chain64 E_chain64_thread E_chain64_warp32 E_chain64_block128; do run "$v" "E" "$N" 0 1 0 0 "k=lin:0.2:0.3:0"; done
     done
 fi
 $PY bench/team_report.py "$RES" "$OUT/gpu.txt" | tee "$OUT/TEAM.md"
