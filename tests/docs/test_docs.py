@@ -204,8 +204,14 @@ def test_python_sessions():
             script = os.path.join(tmp, "s%d.json" % count)
             with open(script, "w") as f:
                 json.dump(steps, f)
+            # In a folder of its own (what a session writes stays out of the checkout), where
+            # models/ and examples/ are the checkout's, as the pages' paths expect.
+            cwd = os.path.join(tmp, "cwd%d" % count)
+            os.makedirs(cwd)
+            for d in ("models", "examples"):
+                os.symlink(os.path.join(ROOT, d), os.path.join(cwd, d))
             p = subprocess.run([sys.executable, runner, script], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                               text=True, cwd=ROOT, env=env, timeout=900)
+                               text=True, cwd=cwd, env=env, timeout=900)
             if p.returncode != 0:
                 bad.append("%s:%d:\n%s" % (os.path.relpath(page, ROOT), line, p.stdout[-2000:]))
     check(not bad, "%d of %d Python sessions fail:\n%s" % (len(bad), count, "\n".join(bad)))
