@@ -11,6 +11,8 @@
 #   BENCH_REGISTERS=0  without the register budgets' part (bench/registers.sh, about 2 minutes)
 #   BENCH_TEAM=0    without large and coupled models (bench/team.sh: teams of threads, MPGOS's
 #                   coupled-systems solver where .mpgos/src holds it; 5 to 10 minutes)
+#   BENCH_SDE=0     without the SDE part (bench/sde.sh: Euler–Maruyama against its deterministic
+#                   twin, DiffEqGPU's figure, diffrax)
 #   WP_BACKEND=cpu  the work-precision part on the CPU (its smoke test without a GPU:
 #                   BENCH_QUICK=1 WP_BACKEND=cpu python3 bench/workprecision.py … — see that file)
 set -u
@@ -173,11 +175,16 @@ if [ "${BENCH_STIFF:-1}" = 1 ]; then
         --md "$OUT/stiff.md" >>"$RES" 2>"$OUT/stiff.err" ||
         echo '{"stiff": "all", "error": "stiff.py failed or timed out (see bench/out/stiff.err)"}' >>"$RES"
 fi
+if [ "${BENCH_SDE:-1}" = 1 ]; then
+    log "SDEs: Euler–Maruyama, the cost of the noise, diffrax (bench/sde.sh)"
+    PY=$PY bash bench/sde.sh "$OUT/sde" >"$OUT/sde.log" 2>&1 || echo "bench/sde.sh failed (see $OUT/sde.log)"
+fi
 log "report"
 $PY bench/report.py "$RES" "$OUT/gpu.txt" >"$OUT/BENCHMARKS.md" &&
     $PY bench/runner_report.py "$RES" >>"$OUT/BENCHMARKS.md" &&
     { [ ! -s "$OUT/stiff.md" ] || cat "$OUT/stiff.md" >>"$OUT/BENCHMARKS.md"; } &&
     { [ ! -s "$OUT/registers/registers.md" ] || cat "$OUT/registers/registers.md" >>"$OUT/BENCHMARKS.md"; } &&
     { [ ! -s "$OUT/team/TEAM.md" ] || cat "$OUT/team/TEAM.md" >>"$OUT/BENCHMARKS.md"; } &&
+    { [ ! -s "$OUT/sde/sde.md" ] || { echo; cat "$OUT/sde/sde.md"; } >>"$OUT/BENCHMARKS.md"; } &&
     cp "$OUT/BENCHMARKS.md" bench/BENCHMARKS.md
 tail -n 60 "$OUT/BENCHMARKS.md"

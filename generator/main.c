@@ -22,6 +22,7 @@
 #include "front/diag.h"
 #include "emit/emit.h"
 #include "deriv/needs.h"
+#include "deriv/noise.h"
 #include "check/model.h"
 #include "front/parse.h"
 #include "emit/print_jacobian.h"
@@ -278,6 +279,7 @@ int main(int argc, char **argv)
     /* what lyapunov and a stiff method need of the derivatives (deriv/needs.c) */
     if (m && !check_lyapunov_derivatives(m)) m = NULL;
     if (m && !print_jac && !method_check_derivatives(m)) m = NULL;   /* a stiff method on a model it cannot differentiate */
+    if (m && !noise_check_methods(m)) m = NULL;   /* what the method can do with the noise (deriv/noise.c) */
     int status = diag_error_count() ? 1 : 0;
     if (m) m->plain_trig = plain_trig;
     if (m && check_only) print_sets(m, stdout);   /* what --set-name can choose */

@@ -113,9 +113,25 @@ enum {
 
 /* Kinds of names and of per-system values.
  *  - model_count / model_name / model_index take STATE … FIELD.
- *  - model_solver_set takes STATE, PARAM, ACC, T, T0, T1 and STATUS;
- *    model_solver_get also FIELD, STEPS and EVALS.  For T … EVALS the index
- *    is 0. */
+ *  - model_solver_set takes STATE, PARAM, ACC, T, T0, T1, STATUS and
+ *    NOISE_INDEX; model_solver_get also FIELD, STEPS and EVALS.  For T …
+ *    NOISE_INDEX the index is 0.
+ *
+ * Random numbers (a model with `wiener`, `markov`, ran() or normal()): each
+ * system's numbers are Philox-4x32-10 (templates/rng.h) of a key made of the
+ * solver's seed (the run-time option "seed": model_solver_set_option(s,
+ * "seed", 42); the default is the file's @ seed, else 12345678), the
+ * system's noise index (MODEL_KIND_NOISE_INDEX), its integration (counted
+ * from 0 since the index was given) and the step.  The noise index is the
+ * slot number when the solver is created, the pool entry's index when a
+ * system is loaded from a pool (model_solver_load: entry j has index j,
+ * whatever slot it lands in), the system's index in the scan for
+ * model_solver_scan_grid and the runner; setting it (a whole number below
+ * 2^44) restarts the count of integrations.  So the same entry integrated
+ * from the same state gives the same numbers whichever solver, slot, device
+ * or process runs it, and a runner's system s is reproduced by a solver
+ * system whose index is s, from the scan's start.
+ *     model_solver_set(s, MODEL_KIND_NOISE_INDEX, 0, 7, 123456.0);   // slot 7 draws as system 123456 of a scan */
 enum {
     MODEL_KIND_STATE = 0,    /* state variables (their current value: the next run's initial value) */
     MODEL_KIND_PARAM = 1,    /* parameters */
@@ -129,7 +145,9 @@ enum {
     MODEL_KIND_T1 = 9,       /* end of its window */
     MODEL_KIND_STATUS = 10,  /* its status, MODEL_STATUS_* */
     MODEL_KIND_STEPS = 11,   /* accepted steps since it was loaded (get only) */
-    MODEL_KIND_EVALS = 12    /* right-hand-side evaluations since it was loaded (get only) */
+    MODEL_KIND_EVALS = 12,   /* right-hand-side evaluations since it was loaded (get only) */
+    MODEL_KIND_NOISE_INDEX = 13  /* a model with noise: the system's index in its random numbers' key
+                                    (see "Random numbers" below) */
 };
 
 /* Backends for model_solver_create. */

@@ -71,9 +71,16 @@ ODE_CHECK(block, ODE_BLOCK_SIZE >= 32 && ODE_BLOCK_SIZE % 32 == 0);
 /* The per-system arrays of OdeArrays, with their number of rows (values per
  * system): X(member, rows).  The device writes all but the parameters (and
  * those too where a block assigns one: ODE_PARAMS_ASSIGNED). */
+#if ODE_NOISE   /* the random numbers' key (templates/noise.h): where each system is, and who it is */
+#define ODE_KEY_RESULTS(X) X(rng_rep, 1) X(rng_step, 1)
+#define ODE_KEY_INPUTS(X) X(rng_system, 1)
+#else
+#define ODE_KEY_RESULTS(X)
+#define ODE_KEY_INPUTS(X)
+#endif
 #define ODE_RESULT_ARRAYS(X) \
-    X(t, 1) X(t0, 1) X(t1, 1) X(y, ODE_NSTATE) X(acc, ODE_NACC) X(status, 1) X(steps, 1) X(evals, 1)
-#define ODE_ARRAYS(X) ODE_RESULT_ARRAYS(X) X(p, ODE_NPARAM)
+    X(t, 1) X(t0, 1) X(t1, 1) X(y, ODE_NSTATE) X(acc, ODE_NACC) X(status, 1) X(steps, 1) X(evals, 1) ODE_KEY_RESULTS(X)
+#define ODE_ARRAYS(X) ODE_RESULT_ARRAYS(X) X(p, ODE_NPARAM) ODE_KEY_INPUTS(X)
 
 /* ------------------------------------------------------------------ codes */
 
@@ -531,6 +538,20 @@ static void ode_host_free(void *p, int pinned)
     free(p);
 }
 
+/* System i's random numbers (a model with noise): keyed by `index` (its
+ * slot, a pool entry, a scan's system, or the user's), from its first
+ * integration on. */
+static void ode_noise_key(model_solver *s, int i, unsigned long long index)
+{
+#if ODE_NOISE
+    s->h.rng_system[i] = index;
+    s->h.rng_rep[i] = 0xFFFFFFFFu;   /* no integration yet: the next is 0 */
+    s->h.rng_step[i] = 0;
+#else
+    (void)s, (void)i, (void)index;
+#endif
+}
+
 /* The defaults of system i: initial values, parameters, the window of the
  * options in force, READY. */
 static void ode_reset_system(model_solver *s, int i)
@@ -547,6 +568,7 @@ static void ode_reset_system(model_solver *s, int i)
     s->h.status[i] = ODE_STATUS_READY;
     s->h.steps[i] = 0;
     s->h.evals[i] = 0;
+    ode_noise_key(s, i, i);
 }
 
 static int ode_host_create(model_solver *s)
@@ -1203,7 +1225,8 @@ static int ode_check_system(model_solver *s, int system, int all_allowed)
 }
 
 static const char *const ode_kind_words[] = {"state", "parameter", "accessory", "aux quantity", "derived parameter",
-                                             "event", "field", "t", "t0", "t1", "status", "steps", "evals"};
+                                             "event", "field", "t", "t0", "t1", "status", "steps", "evals",
+                                             "noise index"};
 
 /* Checks kind and index for a per-system value; `get` allows the read-only
  * kinds too. */
@@ -1217,10 +1240,14 @@ static int ode_check_value(model_solver *s, int kind, int index, int get)
     case MODEL_KIND_FIELD: if (get) count = ODE_NFIELD; break;
     case MODEL_KIND_T: case MODEL_KIND_T0: case MODEL_KIND_T1: case MODEL_KIND_STATUS: count = 1; break;
     case MODEL_KIND_STEPS: case MODEL_KIND_EVALS: if (get) count = 1; break;
+    case MODEL_KIND_NOISE_INDEX:
+        if (!ODE_NOISE) return ode_fail(s, MODEL_ERR_ARG, "the model draws no random numbers: it has no noise index");
+        count = 1;
+        break;
     default: break;
     }
     if (count < 0) {
-        if (kind >= MODEL_KIND_STATE && kind <= MODEL_KIND_EVALS)
+        if (kind >= MODEL_KIND_STATE && kind <= MODEL_KIND_NOISE_INDEX)
             return ode_fail(s, MODEL_ERR_ARG, "kind %d (%s) cannot be %s per system", kind, ode_kind_words[kind],
                             get ? "read" : "set");
         return ode_fail(s, MODEL_ERR_ARG, "unknown kind %d", kind);
@@ -1261,6 +1288,9 @@ static unsigned ode_kind_arrays(int kind)
     case MODEL_KIND_STATUS: return ODE_ABIT(status);
     case MODEL_KIND_STEPS: return ODE_ABIT(steps);
     case MODEL_KIND_EVALS: return ODE_ABIT(evals);
+#if ODE_NOISE
+    case MODEL_KIND_NOISE_INDEX: return ODE_ABIT(rng_system) | ODE_ABIT(rng_rep) | ODE_ABIT(rng_step);
+#endif
     default: return ODE_ALL_ARRAYS;
     }
 }
@@ -1274,12 +1304,15 @@ static int ode_set(model_solver *s, int kind, int index, int system, double valu
         return ode_fail(s, MODEL_ERR_ARG, "%g is not a status (0 to %d)", value, ODE_NSTATUS - 1);
     if ((kind == MODEL_KIND_T || kind == MODEL_KIND_T0 || kind == MODEL_KIND_T1) && !(value - value == 0.0))
         return ode_fail(s, MODEL_ERR_ARG, "%s = %g: a time must be a finite number", ode_kind_words[kind], value);
+    if (kind == MODEL_KIND_NOISE_INDEX && !(value >= 0 && value < 17592186044416.0 && value == floor(value)))   /* rng.h: 2^44 */
+        return ode_fail(s, MODEL_ERR_ARG, "%g is not a noise index (a whole number from 0 to 2^44 - 1)", value);
     const unsigned bit = ode_kind_arrays(kind);
     rc = ode_pull(s, bit);
     if (rc != MODEL_OK) return rc;
     const int lo = system == MODEL_ALL_SYSTEMS ? 0 : system, hi = system == MODEL_ALL_SYSTEMS ? s->n : system + 1;
     for (int i = lo; i < hi; i++) {
         if (kind == MODEL_KIND_STATUS) s->h.status[i] = (int)value;
+        else if (kind == MODEL_KIND_NOISE_INDEX) ode_noise_key(s, i, (unsigned long long)value);
         else *ode_value(s, kind, index, i) = (ode_real)value;
     }
     ode_touch(s, bit);
@@ -1297,6 +1330,9 @@ static int ode_get(model_solver *s, int kind, int index, int system, double *val
     case MODEL_KIND_STATUS: *value = s->h.status[system]; break;
     case MODEL_KIND_STEPS: *value = (double)s->h.steps[system]; break;
     case MODEL_KIND_EVALS: *value = (double)s->h.evals[system]; break;
+#if ODE_NOISE
+    case MODEL_KIND_NOISE_INDEX: *value = (double)s->h.rng_system[system]; break;
+#endif
     case MODEL_KIND_FIELD: {
         ODE_SYSTEM_LOCAL(sys);
         ode_system_read(&sys, &s->h, system);
@@ -1548,6 +1584,7 @@ static void ode_load_entry(model_solver *s, const model_pool *pool, long j, int 
     s->h.status[i] = pool->status ? pool->status[j] : pool->acc ? ODE_STATUS_FINISHED : ODE_STATUS_READY;
     s->h.steps[i] = 0;
     s->h.evals[i] = 0;
+    ode_noise_key(s, i, (unsigned long long)j);   /* the pool's entry index */
 }
 
 /* Slot i into entry j of the pool (its non-NULL arrays). */

@@ -7,7 +7,9 @@
  * A set is an array of doubles indexed by ODE_OPTION_* (maxsteps too: whole
  * numbers are exact up to 2^53).  dt, toler, atoler, dtmin, dtmax, maxsteps
  * and bound reach the solver as OdeOptions; t0 and total make the windows
- * [t0, t0 + total] of the systems loaded with defaults.
+ * [t0, t0 + total] of the systems loaded with defaults.  A model with noise
+ * has two more: seed (the random numbers' key, a whole number below 2^53)
+ * and noisesub (Wiener increments summed per step, templates/noise.h).
  */
 #ifndef ODEGEN_GENERATED
 #include "example_model.h"
@@ -22,11 +24,19 @@
 
 enum {
     ODE_OPTION_DT, ODE_OPTION_T0, ODE_OPTION_TOTAL, ODE_OPTION_TOLER, ODE_OPTION_ATOLER,
-    ODE_OPTION_DTMIN, ODE_OPTION_DTMAX, ODE_OPTION_MAXSTEPS, ODE_OPTION_BOUND, ODE_NOPTION
+    ODE_OPTION_DTMIN, ODE_OPTION_DTMAX, ODE_OPTION_MAXSTEPS, ODE_OPTION_BOUND,
+#if ODE_NOISE
+    ODE_OPTION_SEED, ODE_OPTION_NOISESUB,
+#endif
+    ODE_NOPTION
 };
 
 static const char *const ode_option_words[ODE_NOPTION] = {"dt",    "t0",    "total",    "toler", "atoler",
-                                                          "dtmin", "dtmax", "maxsteps", "bound"};
+                                                          "dtmin", "dtmax", "maxsteps", "bound",
+#if ODE_NOISE
+                                                          "seed",  "noisesub",
+#endif
+};
 
 /* The .ode file's values (its `@` lines, else odegen's defaults). */
 static void ode_options_default(double *v)
@@ -40,6 +50,10 @@ static void ode_options_default(double *v)
     v[ODE_OPTION_DTMAX] = ODE_DEFAULT_DTMAX;
     v[ODE_OPTION_MAXSTEPS] = (double)ODE_DEFAULT_MAXSTEPS;
     v[ODE_OPTION_BOUND] = ODE_DEFAULT_BOUND;
+#if ODE_NOISE
+    v[ODE_OPTION_SEED] = ODE_DEFAULT_SEED;
+    v[ODE_OPTION_NOISESUB] = ODE_DEFAULT_NOISESUB;
+#endif
 }
 
 static int ode_option_same_word(const char *a, const char *b)
@@ -94,6 +108,22 @@ static int ode_option_check(int k, double value, char *why, size_t size)
         return 1;
     }
     if (k == ODE_OPTION_T0) return 0;
+#if ODE_NOISE
+    if (k == ODE_OPTION_SEED) {
+        if (!(value >= 0 && value < 9007199254740992.0) || value != floor(value)) {
+            snprintf(why, size, "seed must be a whole number from 0 to 2^53 - 1");
+            return 1;
+        }
+        return 0;
+    }
+    if (k == ODE_OPTION_NOISESUB) {
+        if (!(value >= 1 && value <= 65536) || value != floor(value)) {
+            snprintf(why, size, "noisesub must be a whole number from 1 to 65536");
+            return 1;
+        }
+        return 0;
+    }
+#endif
     if (k == ODE_OPTION_MAXSTEPS) {
         if (!(value >= 1) || value != floor(value)) {
             snprintf(why, size, "maxsteps must be a whole number of at least 1");
@@ -133,6 +163,9 @@ static int ode_option_fixed(int k, double value, char *why, size_t size)
     double file[ODE_NOPTION];
     ode_options_default(file);
     if (!ODE_OPTIONS_CONSTANT || k == ODE_OPTION_T0 || k == ODE_OPTION_TOTAL || value == file[k]) return 0;
+#if ODE_NOISE
+    if (k == ODE_OPTION_SEED || k == ODE_OPTION_NOISESUB) return 0;   /* (never compiled in) */
+#endif
     snprintf(why, size, "%s is a compile-time constant in this build (-DODE_OPTIONS_CONSTANT=1): it stays %g",
              ode_option_words[k], file[k]);
     return 1;
@@ -161,6 +194,10 @@ static OdeOptions ode_options_for_solver(const double *v)
     o.atoler_scale = ode_option_real(v[ODE_OPTION_ATOLER] / (double)ODE_DEFAULT_ATOLER);
     o.bound = ode_option_real(ODE_BOUND_OF(v[ODE_OPTION_BOUND]));
     o.maxsteps = (unsigned long long)v[ODE_OPTION_MAXSTEPS];
+#if ODE_NOISE
+    o.seed = (unsigned long long)v[ODE_OPTION_SEED];
+    o.noisesub = (unsigned int)v[ODE_OPTION_NOISESUB];
+#endif
     return o;
 }
 
@@ -205,6 +242,9 @@ static void ode_options_text(const double *v, char *buf, size_t size)
             n = snprintf(buf + used, size - used, "%.*s", (int)len, at);
         } else {
             if (k == ODE_OPTION_MAXSTEPS) snprintf(value, sizeof value, "%.0f", v[k]);
+#if ODE_NOISE
+            else if (k == ODE_OPTION_SEED || k == ODE_OPTION_NOISESUB) snprintf(value, sizeof value, "%.0f", v[k]);
+#endif
             else ode_option_literal(value, sizeof value, v[k]);
             n = snprintf(buf + used, size - used, "%s=%s", name, value);
         }

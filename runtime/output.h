@@ -67,6 +67,7 @@ typedef struct OdeRunInfo {
     const char *version;          /* odegen's */
     const char *device;           /* "GPU 0: NVIDIA H200", "CPU, 16 threads" */
     const char *precision;        /* "double" or "float" */
+    long long seed;               /* the random numbers' seed (a model with noise), or -1 */
     long long systems;
     int transient, record;
     int nfield;

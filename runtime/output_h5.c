@@ -468,7 +468,8 @@ static int ode_h5_open(void **state, const OdeRunInfo *info, const char *path, i
           ode_h5_string_attribute(h->file, "fields", fields) < 0 ||
           ode_h5_number_attribute(h->file, "systems", H5T_NATIVE_LLONG, &systems, 1) < 0 ||
           ode_h5_number_attribute(h->file, "transient", H5T_NATIVE_INT, &info->transient, 1) < 0 ||
-          ode_h5_number_attribute(h->file, "record", H5T_NATIVE_INT, &info->record, 1) < 0;
+          ode_h5_number_attribute(h->file, "record", H5T_NATIVE_INT, &info->record, 1) < 0 ||
+          (info->seed >= 0 && ode_h5_number_attribute(h->file, "seed", H5T_NATIVE_LLONG, &info->seed, 1) < 0);
     if (bad) return ode_h5_fail(error, size, "writing the attributes");
     return 0;
 }

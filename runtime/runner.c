@@ -465,6 +465,9 @@ static void ode_help(FILE *f)
                "  --checkpoint-every S    seconds between checkpoints (default 60; also on SIGTERM)\n"
                "  --resume                continue from --checkpoint FILE (from the start if there is\n"
                "                          none yet); the output is that of an uninterrupted run\n"
+               "  --seed N                the random numbers' seed, a whole number below 2^53, for a\n"
+               "                          model with noise (wiener, markov, ran, normal): the same as\n"
+               "                          --set seed=N (default: the file's @ seed, else 12345678)\n"
                "  --quiet                 no progress line and no summary on standard error\n"
                "  --progress-every S      where standard error is not a terminal (a batch job's log),\n"
                "                          a progress line every S seconds (default 60; 0: none)\n"
@@ -691,7 +694,8 @@ static const char *const ode_option_names[] = {"--backend", "--set", "--set-name
                                                "--fields", "--output", "--devices", "--block", "--balance",
                                                "--chunk", "--estimate", "--quiet", "--help", "--checkpoint",
                                                "--checkpoint-every", "--resume", "--progress-every",
-                                               "--mpi-timeout", "--basin-entropy", "--uncertainty", "--last"};
+                                               "--mpi-timeout", "--basin-entropy", "--uncertainty", "--last",
+                                               "--seed"};
 
 /* Parses the command line into r: 0, or the exit status (-1: --help shown). */
 static int ode_parse_args(OdeRunner *r, int argc, char **argv)
@@ -748,7 +752,8 @@ static int ode_parse_args(OdeRunner *r, int argc, char **argv)
                           strcmp(arg, "--block") == 0 || strcmp(arg, "--balance") == 0 || strcmp(arg, "--chunk") == 0 ||
                           strcmp(arg, "--checkpoint") == 0 || strcmp(arg, "--checkpoint-every") == 0 ||
                           strcmp(arg, "--progress-every") == 0 || strcmp(arg, "--mpi-timeout") == 0 ||
-                          strcmp(arg, "--basin-entropy") == 0;
+                          strcmp(arg, "--basin-entropy") == 0 ||
+                          strcmp(arg, "--seed") == 0;
         if (!known) {
             const char *best = NULL;
             int best_d = 3;
@@ -770,6 +775,17 @@ static int ode_parse_args(OdeRunner *r, int argc, char **argv)
             else return ode_usage("--backend expects auto, gpu or cpu, got '%s'", v);
         } else if (strcmp(arg, "--set") == 0) {
             rc = ode_parse_set(r, v);
+        } else if (strcmp(arg, "--seed") == 0) {
+#if ODE_NOISE
+            double seed;
+            char why[256];
+            if (ode_parse_real(v, &seed) || ode_option_check(ODE_OPTION_SEED, seed, why, sizeof why))
+                return ode_usage("--seed expects a whole number from 0 to 2^53 - 1, got '%s'", v);
+            r->opt[ODE_OPTION_SEED] = seed;   /* (as --set seed=N) */
+            r->opt_set[ODE_OPTION_SEED] = 1;
+#else
+            return ode_usage("--seed: the model draws no random numbers (it has no wiener, markov, ran or normal)");
+#endif
         } else if (strcmp(arg, "--set-name") == 0) {
             rc = ode_parse_set_name(r, v);
         } else if (strcmp(arg, "--scan") == 0) {
@@ -1564,6 +1580,11 @@ static int ode_job_open(OdeJob *job, OdeRunner *r)
         if (job->total > LLONG_MAX / r->scans[l].n) return ode_usage("the scan has more than %lld systems", LLONG_MAX);
         job->total *= r->scans[l].n;
     }
+#if ODE_NOISE
+    if (job->total > (long long)ODE_RNG_MAX_SYSTEMS)   /* (rng.h: the key holds 44 bits of a system's index) */
+        return ode_usage("the scan has %lld systems: a model with noise keys its random numbers by the system's index, "
+                         "which has room for %llu (2^44); split the scan", job->total, ODE_RNG_MAX_SYSTEMS);
+#endif
     job->chunks.total = job->total;
     int status = ode_format_of(r->output, &job->format);
     if (status) return status;
@@ -1656,6 +1677,11 @@ static int ode_job_solvers(OdeJob *job)
     snprintf(job->device, sizeof job->device, "%s", model_solver_describe(c->solver[0]));
     info->device = job->device;
     info->precision = model_precision();
+#if ODE_NOISE
+    info->seed = (long long)r->opt[ODE_OPTION_SEED];
+#else
+    info->seed = -1;
+#endif
     info->systems = job->total;
     info->transient = (int)r->transient;
     info->record = ode_rows_per_system(r);
@@ -1805,6 +1831,9 @@ static void ode_job_summary(const OdeJob *job, double output_seconds, const char
         first = 0;
     }
     ode_print_set_options(job->r);
+#if ODE_NOISE
+    if (!job->r->opt_set[ODE_OPTION_SEED]) fprintf(stderr, "; seed %.0f", job->r->opt[ODE_OPTION_SEED]);
+#endif
     fputc('\n', stderr);
 }
 

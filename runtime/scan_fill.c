@@ -86,6 +86,11 @@ ODE_HD static ODE_INLINE void ode_fill_system(const OdeArrays *a, int i, long lo
     a->status[i] = ODE_STATUS_READY;
     a->steps[i] = 0;
     a->evals[i] = 0;
+#if ODE_NOISE
+    a->rng_system[i] = (unsigned long long)system;   /* its random numbers: keyed by its index in the scan */
+    a->rng_rep[i] = 0xFFFFFFFFu;                     /* no integration yet: the first is 0 */
+    a->rng_step[i] = 0;
+#endif
 }
 
 /* Slots 0 … a->n-1 become systems first, first + every, first + 2 every, … */

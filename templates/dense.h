@@ -12,7 +12,10 @@
  * gets the cubic Hermite interpolant, DOPRI5 and Tsit5 their order-4
  * extensions (one row) and DOP853 its order-7 one (four rows, over three
  * extra stages).  The end slope f1 is the next step's first stage: the
- * Hermite interpolant costs no evaluation.
+ * Hermite interpolant costs no evaluation.  With noise (sde.h) the
+ * extension is the chord y0 + θΔ (F1 = F2 = 0), as XPPAUT interpolates a
+ * step linearly to place an event: a path whose noise is no function of
+ * time has no smoother interpolant.
  */
 #ifndef ODE_DENSE_H
 #define ODE_DENSE_H
@@ -58,6 +61,14 @@ ODE_HD static ODE_INLINE void ode_dense_make(const OdeSystem *s, ode_real t, ode
 #else
     (void)s;
 #endif
+#if ODE_NOISE
+    (void)st;
+    ODE_FOR_STATES(i) {
+        D->y0[i] = y[i];
+        D->F[0][i] = ynew[i] - y[i];
+        D->F[1][i] = D->F[2][i] = ODE_R(0.0);
+    }
+#else
     ODE_FOR_STATES(i) {
         const ode_real d = ynew[i] - y[i], hf0 = h * st->k[0][i], hf1 = h * st->k[ODE_KEND][i];
         D->y0[i] = y[i];
@@ -65,6 +76,7 @@ ODE_HD static ODE_INLINE void ode_dense_make(const OdeSystem *s, ode_real t, ode
         D->F[1][i] = hf0 - d;
         D->F[2][i] = (d - hf0) + (d - hf1);
     }
+#endif
 #if ODE_NDENSE > 0
     {
         const ode_real dd[ODE_NDENSE][ODE_NK] = ODE_TAB(D);

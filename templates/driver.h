@@ -34,6 +34,13 @@ ODE_HD static ODE_INLINE void ode_load(OdeSystem *s, const OdeArrays *a, int i)
 #if ODE_NLYAP > 0
     ode_tangent_reset(s);                  /* tangent vectors and periods are measured per launch */
 #endif
+#if ODE_NOISE
+    s->rng_seed = a->opt.seed;
+    s->rng_system = a->rng_system[i];
+    s->rng_rep = a->rng_rep[i];
+    s->rng_step = a->rng_step[i];
+    ode_noise_reset(s);
+#endif
 #if ODE_PERIOD
     ode_period_reset(s);
 #endif
@@ -53,6 +60,10 @@ ODE_HD static ODE_INLINE void ode_store(const OdeSystem *s, const OdeArrays *a, 
     a->status[i] = s->status;
     a->steps[i] = s->steps;
     a->evals[i] = s->evals;
+#if ODE_NOISE
+    a->rng_rep[i] = s->rng_rep;
+    a->rng_step[i] = s->rng_step;
+#endif
 }
 
 /* All repetitions of system i: `transient` integrations discarded, then
@@ -86,6 +97,10 @@ ODE_HD static ODE_INLINE void ode_run_system(const OdeArrays *a, int i, int tran
 #endif
 #if ODE_NLYAP > 0
         s.lcount = r >= transient;
+#endif
+#if ODE_NOISE
+        s.rng_rep++;                       /* integration r of a scan: rep r (from 0xFFFFFFFF, none yet) */
+        s.rng_step = 0;
 #endif
         if (!ODE_STATUS_IS_STICKY(s.status)) {
             ode_integrate_sampled(&s, &a->opt, sink);

@@ -359,13 +359,21 @@ ODE_HD static ODE_INLINE int ode_events_clear(const OdeSystem *s, ode_real t, od
                                               const ode_real *g0, const ode_real *g1)
 {
     int clear = 1;
+#if ODE_NOISE   /* the extension is the chord: its slope at both ends */
+    ode_real chord[ODE_ALLOC(ODE_NSTATE)];
+    ODE_FOR_STATES(j) chord[j] = (ynew[j] - y[j]) / h;
+    const ode_real *f0 = chord, *f1 = chord;
+    (void)st;
+#else
+    const ode_real *f0 = st->k[0], *f1 = st->k[ODE_KEND];
+#endif
     ODE_FOR_EVENTS(e) {
         if (ODE_IS_EXACT(e)) continue;
         if (!ode_event_smooth(e)) return 0;
         ode_real gy[ODE_ALLOC(ODE_NSTATE)];
         const ode_real d = g1[e] - g0[e];
-        const ode_real a1 = h * ode_event_rate(s, e, t + h, ynew, st->k[ODE_KEND], gy) - d;
-        const ode_real a0 = h * ode_event_rate(s, e, t, y, st->k[0], gy) - d;
+        const ode_real a1 = h * ode_event_rate(s, e, t + h, ynew, f1, gy) - d;
+        const ode_real a0 = h * ode_event_rate(s, e, t, y, f0, gy) - d;
         ode_real reach = ode_fmax(ode_fabs(a0), ode_fabs(a1));   /* 4 x the cubic's bound */
         ODE_UNROLL for (int r = 3; r < ODE_NF; r++) {           /* the method's own rows (∇g at t) */
             ode_real gf = ODE_R(0.0);
@@ -480,6 +488,13 @@ ODE_HD static ODE_INLINE ode_mask ode_events_step(OdeSystem *s, ode_real t, cons
     ode_real lo = br.lo * h, hi = h, glo[ODE_NEVENT], ghi[ODE_NEVENT];
     ode_real yhi[ODE_ALLOC(ODE_NSTATE)], yfirst[ODE_ALLOC(ODE_NSTATE)], gfirst[ODE_NEVENT];
     ODE_FOR_EVENTS(e) { glo[e] = br.glo[e]; ghi[e] = gend[e]; }
+#if ODE_NOISE
+    /* With noise the trials follow the Brownian bridge (noise.h), not the
+     * chord the crossing was located on: the bracket starts at the step's
+     * start, where every armed event is outside its zone. */
+    lo = ODE_R(0.0);
+    ODE_FOR_EVENTS(e) glo[e] = g0[e];
+#endif
     ODE_FOR_STATES(i) yhi[i] = ynew[i];
     int past = ode_earliest_jump(br.armed, br.glo, br.glo, gend) >= 0;   /* hi lies past the zone */
     int phase = 0;                                    /* 0: the located time, 1: the bracket's end, 2: Illinois */

@@ -29,6 +29,7 @@
 #include "firing.h"
 #include "map.h"
 #include "delay.h"
+#include "sde.h"
 #endif
 
 #if !ODE_DISCRETE   /* (a map's integration: map.h) */
@@ -37,7 +38,17 @@
  * samples) and f at the step's end carried to the next step as its first
  * stage (FSAL, or the extension's end slope). */
 #define ODE_NEED_DENSE (ODE_NEVENT > 0 || ODE_SAVE || ODE_NDELAY > 0)
-#define ODE_CARRY (ODE_FSAL || ODE_NEED_DENSE)
+/* (With noise nothing carries over: f at a step's end is another step's
+ * noise, and the extension is the chord, dense.h.) */
+#define ODE_CARRY ((ODE_FSAL || ODE_NEED_DENSE) && !ODE_NOISE)
+
+/* Steps allowed in one integration: maxsteps, and with noise what the
+ * generator's 32-bit step counter can key (sde.h). */
+#if ODE_NOISE
+#define ODE_STEP_LIMIT ((ode_count)ode_noise_step_limit(ode_opt))
+#else
+#define ODE_STEP_LIMIT ODE_OPT_MAXSTEPS
+#endif
 
 /* A fixed-step method's checked fast path: with no events, no `on step` hook
  * and no samples, planned whole steps run in blocks of ODE_FAST_BLOCK whose
@@ -162,15 +173,20 @@ ODE_HD static ODE_INLINE int ode_delay_trial(OdeSystem *s, const OdeOptions *ode
 #if !ODE_LOOP_FORM   /* (a model in loop form: the team's own, team_*.h) */
 
 #if ODE_FAST
-/* One step of the fast path: the trial (and the tangent vectors' step) over
- * h, the bound test accumulated in *inside, the state moved on; with
- * suspect (the block's last step), the stability test of its stages too,
- * while they are at hand. */
-ODE_HD static ODE_INLINE void ode_fast_step(OdeSystem *s, const OdeOptions *ode_opt, ode_real h, OdeStages *st,
-                                            OdeTrigStep *ts, int *inside, const void *sb, int *suspect)
+/* One step of the fast path (step: its index in the integration, which keys
+ * its noise): the trial (and the tangent vectors' step) over h, the bound
+ * test accumulated in *inside, the state moved on; with suspect (the
+ * block's last step), the stability test of its stages too, while they are
+ * at hand. */
+ODE_HD static ODE_INLINE void ode_fast_step(OdeSystem *s, const OdeOptions *ode_opt, ode_real h, ode_count step,
+                                            OdeStages *st, OdeTrigStep *ts, int *inside, const void *sb, int *suspect)
 {
     (void)ode_opt;
+    (void)step;
     ode_real yb[ODE_ALLOC(ODE_NSTATE)], unused[ODE_ALLOC(ODE_NSTATE)];
+#if ODE_NOISE
+    ode_noise_step(s, ode_opt, h, (unsigned)step);   /* (keyed by the step: a redone block draws the same) */
+#endif
     ode_trial(s, s->t, h, s->y, 0, st, yb, unused, ts);
 #if ODE_NLYAP > 0
     ode_tangent_rk_step(s, s->t, h, s->y, st, ts);
@@ -204,6 +220,9 @@ ODE_HD static ODE_INLINE void ode_integrate_sampled(OdeSystem *s, const OdeOptio
     s->status = ODE_STATUS_RUNNING;
     ODE_FOR_EVENTS(e) s->count[e] = 0;
     s->t = s->t0;
+#if ODE_NOISE
+    s->rng_step = 0;                       /* on start's draws: at step 0 */
+#endif
 #if ODE_HAS_ON_START
 #if ODE_NLYAP > 0
     ode_tangent_start(s);                  /* the block's Jacobian, before it runs */
@@ -297,7 +316,7 @@ ODE_HD static ODE_INLINE void ode_integrate_sampled(OdeSystem *s, const OdeOptio
 #if ODE_FAST
         if (slow > 0) {
             slow--;                        /* a block that failed the stability test: its steps one by one */
-        } else if (whole >= ODE_FAST_BLOCK && nstep + ODE_FAST_BLOCK < ODE_OPT_MAXSTEPS) {
+        } else if (whole >= ODE_FAST_BLOCK && nstep + ODE_FAST_BLOCK < ODE_STEP_LIMIT) {
             ode_real ysave[ODE_ALLOC(ODE_NSTATE)];
             const ode_real tsave = s->t;
             int inside = 1;
@@ -309,11 +328,12 @@ ODE_HD static ODE_INLINE void ode_integrate_sampled(OdeSystem *s, const OdeOptio
             const double ltr_save = s->ltr;
 #endif
             /* (the block's last step apart: the stability test reads its stages) */
-            for (int k = 0; k < ODE_FAST_BLOCK - 1; k++) ode_fast_step(s, ode_opt, h, &st, &ts, &inside, 0, 0);
+            for (int k = 0; k < ODE_FAST_BLOCK - 1; k++)
+                ode_fast_step(s, ode_opt, h, nstep + (ode_count)k, &st, &ts, &inside, 0, 0);
 #if ODE_STAB
             ode_stab_keep(&sb, h, &st);    /* (Euler: f at the last step's start) */
             int suspect = 0;
-            ode_fast_step(s, ode_opt, h, &st, &ts, &inside, &sb, &suspect);
+            ode_fast_step(s, ode_opt, h, nstep + (ode_count)(ODE_FAST_BLOCK - 1), &st, &ts, &inside, &sb, &suspect);
             if (inside && suspect) {
                 inside = 0;                /* redone step by step, where ode_stab_step decides */
                 slow = ODE_FAST_BLOCK - 1;
@@ -321,7 +341,7 @@ ODE_HD static ODE_INLINE void ode_integrate_sampled(OdeSystem *s, const OdeOptio
             if (inside) ode_stab_unchecked(&sb);
             else ode_stab_forget(&sb);
 #else
-            ode_fast_step(s, ode_opt, h, &st, &ts, &inside, 0, 0);
+            ode_fast_step(s, ode_opt, h, nstep + (ode_count)(ODE_FAST_BLOCK - 1), &st, &ts, &inside, 0, 0);
 #endif
             if (inside) {
                 whole -= ODE_FAST_BLOCK;
@@ -417,6 +437,12 @@ ODE_HD static ODE_INLINE void ode_integrate_sampled(OdeSystem *s, const OdeOptio
             if (last && hnext < h) hnext = h;      /* a clipped step says little about the next */
         }
 #else
+#if ODE_NOISE
+        ode_noise_step(s, ode_opt, hs, (unsigned)nstep);
+#if ODE_NMARKOV > 0 && ODE_NEVENT > 0
+        ode_model_events(s, s->t, s->y, g);   /* a chain's jump moved them (a jump is no crossing) */
+#endif
+#endif
         (void)ODE_TRIAL_OF(s, hs, have_f, &st, ynew, err, &ts);
 #if ODE_NDELAY > 0
         if (ode_hist_status(H)) {
@@ -544,7 +570,11 @@ ODE_HD static ODE_INLINE void ode_integrate_sampled(OdeSystem *s, const OdeOptio
             } else if ((ODE_EVENTS_GLOBAL | fired) & ODE_BIT(e)) {
                 zone[e] = 0;
             } else {
+#if ODE_NOISE
+                rest = 0;                  /* noise: never at rest (and st.k holds no f at the step's end) */
+#else
                 if (rest < 0) rest = !fired && ode_at_rest(ode_opt, hl, s->y, st.k[ODE_KEND]);
+#endif
                 zone[e] = rest ? zone[e] + 1 : 0;
                 if (zone[e] >= ODE_OPT_EVSTEPS) stop = 2;   /* an equilibrium */
             }
@@ -568,13 +598,16 @@ ODE_HD static ODE_INLINE void ode_integrate_sampled(OdeSystem *s, const OdeOptio
         else if (hidden) s->status = ODE_STATUS_ZENO;
 #endif
         else if (stop == 2) s->status = ODE_STATUS_EQUILIBRIUM;
-        else if (nstep >= ODE_OPT_MAXSTEPS) s->status = ODE_STATUS_MAXSTEPS;
+        else if (nstep >= ODE_STEP_LIMIT) s->status = ODE_STATUS_MAXSTEPS;
         h = hnext;
     }
 #if ODE_SAVE
     if (sink.slot >= 0) ode_save_count(sink, nsample);
 #endif
     s->steps += nstep;
+#if ODE_NOISE
+    s->rng_step = (unsigned)nstep;          /* on end's and the recorded aux quantities' draws */
+#endif
     if (empty) return;
 #if ODE_NLYAP > 0
     ode_tangent_end(s, t_start);           /* on end's Jacobian (before it runs), the QR */

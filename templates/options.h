@@ -34,6 +34,8 @@ typedef struct OdeOptions {
                                              `tolerance` lines are multiplied by */
     ode_real bound;                       /* a state beyond ±bound stops the system */
     unsigned long long maxsteps;          /* accepted steps allowed in one integration */
+    unsigned long long seed;              /* the random numbers' seed (noise.h; below 2^53) */
+    unsigned int noisesub;                /* Wiener increments summed per step (noise.h) */
 } OdeOptions;
 
 /* float cannot hold odegen's default bound (1e100): the largest value it

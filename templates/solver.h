@@ -8,6 +8,7 @@
  *   dense.h      the continuous extension of an accepted step
  *   rosenbrock.h the stiff methods' trial step (and Rodas5P's extension)
  *   event_rules.h what makes an event fire (shared with team_events.h)
+ *   sde.h        a step with noise: its draws, the SDE methods' trial steps
  *   events.h     event detection on the extension, location of crossings
  *   save.h       `save` samples from the extension
  *   tangent.h    tangent vectors, saltation, QR (`lyapunov`)
@@ -28,6 +29,7 @@
 #include "dense.h"
 #include "rosenbrock.h"
 #include "event_rules.h"
+#include "sde.h"
 #include "events.h"
 #include "save.h"
 #include "tangent.h"

@@ -57,7 +57,10 @@
 #ifndef ODE_STABILITY_CHECK
 #define ODE_STABILITY_CHECK 1
 #endif
-#define ODE_STAB (ODE_STABILITY_CHECK && !ODE_ADAPTIVE)
+/* (Not with noise: the SDE methods fill no Runge-Kutta stages, and a noise
+ * held over a step jumps between steps, which Euler's pair of steps would
+ * read as a direction; docs/methods.md, "Not with noise".) */
+#define ODE_STAB (ODE_STABILITY_CHECK && !ODE_ADAPTIVE && !ODE_NOISE)
 
 #if ODE_STAB
 

@@ -90,6 +90,22 @@ ODE_HD static ODE_INLINE ode_real ode_delay(const struct OdeSystem *s, int k, in
                                             ode_real now);
 #endif
 
+/* Noise (rng.h, noise.h, sde.h): the model's Wiener processes, the ran()
+ * and normal() of its right-hand side (drawn once per step), its markov
+ * chains; 0 for a deterministic model. */
+#ifndef ODE_NOISE
+#define ODE_NOISE 0
+#endif
+#ifndef ODE_NWIENER
+#define ODE_NWIENER 0
+#endif
+#ifndef ODE_NSITE
+#define ODE_NSITE 0
+#endif
+#ifndef ODE_NMARKOV
+#define ODE_NMARKOV 0
+#endif
+
 /* A model in loop form (templates/example_team_model.h) is integrated by a
  * team of threads: its OdeSystem is a view of memory the team shares
  * (team_system.h), not registers. */
@@ -126,6 +142,20 @@ typedef struct OdeSystem {
     /* The period of the recorded sequence (period.h). */
     unsigned long long pmask;               /* bit p-1: p is still a period */
     int period;                             /* the smallest p of pmask that has been compared (0: none) */
+#endif
+#if ODE_NOISE
+    /* What its random numbers are keyed by (rng.h, noise.h), and what the
+     * right-hand side reads of this step's noise. */
+    unsigned long long rng_seed;            /* the run's seed */
+    unsigned long long rng_system;          /* its index in the scan (or the library's choice) */
+    unsigned int rng_rep;                   /* its integration since it was loaded (0xFFFFFFFF: none yet) */
+    unsigned int rng_step;                  /* the step of that integration being taken */
+    ode_real w[ODE_ALLOC(ODE_NWIENER)];     /* the Wiener processes: ΔW/h over the trial being taken */
+#if ODE_NEVENT > 0
+    ode_real wstep[ODE_ALLOC(ODE_NWIENER)]; /* … over the whole step (an event's trials shorten it) */
+#endif
+    ode_real hw;                            /* the step h they were drawn for */
+    ode_real xi[ODE_ALLOC(ODE_NSITE)];      /* this step's ran() (a uniform), normal() (a standard normal) */
 #endif
 } OdeSystem;
 
@@ -245,6 +275,14 @@ typedef struct OdeArrays {
      * hist_slots slots, then the system's header. */
     ode_real *hist;
     int hist_slots;
+#if ODE_NOISE
+    /* The random numbers' key of each system (noise.h): its index, and the
+     * integration and step it is at (so that the host computes the aux
+     * quantities' draws as the device did). */
+    unsigned long long *rng_system;   /* [n] */
+    unsigned int *rng_rep;            /* [n] */
+    unsigned int *rng_step;           /* [n] */
+#endif
 
     unsigned int *progress;      /* systems completed (host-visible), or NULL */
     unsigned int *queue;         /* next system to take (load balancing), or NULL */

@@ -51,6 +51,8 @@
 #define ODE_METH_RODAS5P 9      /* linearly implicit (Rosenbrock): rosenbrock.h */
 #define ODE_METH_ROS3P 10
 #define ODE_METH_DISCRETE 11    /* a map y(t+1) = f(t, y): map.h, no tableau */
+#define ODE_METH_MILSTEIN 12    /* SDE methods: sde.h (Euler's tableau for f(t, y)) */
+#define ODE_METH_WEAK2 13
 
 #ifndef ODE_METHOD
 #define ODE_METHOD ODE_METH_RK4
@@ -476,6 +478,12 @@
 #elif ODE_METHOD == ODE_METH_DISCRETE
 #define ODE_TAB(x) ODE_EULER_##x   /* (map.h iterates; the stepper's tables are not used) */
 #define ODE_METHOD_NAME "discrete"
+#elif ODE_METHOD == ODE_METH_MILSTEIN
+#define ODE_TAB(x) ODE_EULER_##x
+#define ODE_METHOD_NAME "milstein"
+#elif ODE_METHOD == ODE_METH_WEAK2
+#define ODE_TAB(x) ODE_EULER_##x
+#define ODE_METHOD_NAME "weak2"
 #else
 #error "ODE_METHOD: no such method"
 #endif

@@ -14,6 +14,12 @@ const Builtin *builtin_find(const char *name);
 /* The table, ending with a NULL name (for "did you mean"). */
 extern const Builtin builtin_table[];
 
+/* XPPAUT's random numbers: ran(a), uniform in (0, a), and normal(m, s):
+ * their number of arguments, or -1 for any other name.  Not in the table:
+ * they are no functions of their arguments (check/noise.c says when each
+ * call is drawn), and a user may still name a value `ran`. */
+int random_function(const char *name);
+
 /* XPPAUT features that odegen rejects when they appear as a call
  * (delay(…), ran(…)…): the explanation, or NULL. */
 const char *unsupported_call(const char *name);

@@ -21,6 +21,8 @@
  *   hooks       `on …` blocks (events.c), after the options (@ evtol)
  *   tolerance   per-state tolerances (statements.c), after the options (toler, atoler)
  *   layout      who integrates one system: a thread, a warp's team or a block (layout.c)
+ *   noise       markov rates, where each ran()/normal() is drawn, random tables (with
+ *               @ seed), methods and statements that refuse noise (noise.c)
  *   last        what needs the whole model: dtmin ≤ dtmax, counts, the default record,
  *               what delays need (delay.c), single precision's notes (single.c)
  * What lyapunov and a stiff method need of the derivatives is checked next,
@@ -55,6 +57,8 @@ static void set_defaults(Model *m)
     m->maxsteps = 100000000LL;
     m->bound = 1e100;
     m->evtol = 1e-6;
+    m->seed = 12345678;          /* XPPAUT's default seed (parserslow2.c RandSeed) */
+    m->noisesub = 1;
     m->transient = 0;
     m->record = 1;
 }
@@ -87,16 +91,19 @@ static void check_xpp_statements(const Program *prog)
 }
 
 /* The line that asks for the derivatives of the right-hand side (lyapunov,
- * a stiff method), a first look before the checks (front/expand.h), or NULL. */
+ * a `wiener`: its noise is classified on them, a stiff method), a first look
+ * before the checks (front/expand.h), or NULL. */
 static const Node *derivatives_asked(const Program *prog)
 {
-    const Node *lyapunov = NULL, *meth = NULL;   /* (the last meth wins, as in check_option) */
+    const Node *lyapunov = NULL, *meth = NULL, *wiener = NULL;   /* (the last meth wins, as in check_option) */
     for (const Node *d = prog->decls; d; d = d->next) {
         if (d->kind == D_LYAPUNOV && !lyapunov) lyapunov = d;
+        if (d->kind == D_WIENER && !wiener) wiener = d;   /* the noise's class: deriv/noise.c */
         for (const Node *it = d->kind == D_OPTIONS ? d->items : NULL; it; it = it->next)
             if (it->name && (name_eq(it->name, "meth") || name_eq(it->name, "method")) && it->rhs) meth = it;
     }
     if (lyapunov) return lyapunov;
+    if (wiener) return wiener;
     const char *w = !meth ? NULL : meth->rhs->kind == N_NAME ? meth->rhs->name
                                  : meth->rhs->kind == N_NUM ? meth->rhs->text : NULL;
     return method_word_is_rosenbrock(w) ? meth : NULL;
@@ -184,6 +191,7 @@ Model *check_program(const Program *prog, int precision)
     }
     for (Node *d = prog->decls; d; d = d->next)
         if (d->kind == D_TOLERANCE) check_tolerance(c, d);
+    check_noise(c);
 
     if (m->dtmin > m->dtmax)
         error_at(dtmax_loc.line > dtmin_loc.line ? dtmax_loc : dtmin_loc,

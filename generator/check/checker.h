@@ -26,6 +26,9 @@ typedef struct Checker {
        parameters and user functions (eval_defaults), t (eval_t) */
     bool eval_defaults, eval_t;
     double t_value;
+    /* eval_const of a random table's formula: its draws' key (noise.c) */
+    bool eval_random;
+    int random_table, random_point;
     const double *frame;       /* the arguments of the user function being evaluated */
     int calls;                 /* user functions being evaluated, nested */
     const char *origin;        /* the array element being resolved ("x[j+1] with j = 3"), or NULL */
@@ -71,7 +74,8 @@ typedef struct PendingCall {
 #define READ_CONST (BIT(SYM_NUMBER))
 #define READ_PARAMS (READ_CONST | BIT(SYM_PARAM) | BIT(SYM_DERIVED) | BIT(SYM_FUNC))
 #define READ_RHS (READ_PARAMS | BIT(SYM_STATE) | BIT(SYM_TEMP) | BIT(SYM_TIME) | BIT(SYM_WINDOW) | BIT(SYM_SPECIAL))
-#define READ_BLOCK (READ_RHS | BIT(SYM_AUX) | BIT(SYM_ACC))
+#define READ_NOISE (BIT(SYM_WIENER))   /* right-hand sides, temporaries, aux, functions, blocks */
+#define READ_BLOCK (READ_RHS | READ_NOISE | BIT(SYM_AUX) | BIT(SYM_ACC))
 
 /* A growable array in the arena: appends item to arr[0..n). */
 #define PUSH(arr, n, item)                                                          \
@@ -229,6 +233,14 @@ void check_map(Checker *c, const Program *prog);
 void resolve_delay(Checker *c, Node *n, const Ctx *ctx);
 bool initial_history(Checker *c, Symbol *s, Node *it);
 void check_delays(Checker *c);
+/* ---- noise.c: wiener, markov, ran() and normal() */
+
+void declare_wiener(Checker *c, Node *d);
+void declare_markov(Checker *c, Node *d);
+void declare_markov_row(Checker *c, Node *d);
+bool is_random_call(const Node *n);
+bool has_random_call(const Node *n);
+void check_noise(Checker *c);
 
 /* ---- options.c: @ lines */
 

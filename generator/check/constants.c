@@ -9,7 +9,29 @@
 #include "base/builtins.h"
 #include "check/checker.h"
 #include "check/tables.h"
+#include "../../templates/rng.h"   /* the solver's generator: a random table's values */
 
+
+static bool eval_args(Checker *c, const Node *args, double *v, int max);
+
+/* ran(a) or normal(m, s) at point random_point of table random_table, with
+ * the file's seed: the draw the generated code would make for purpose
+ * ODE_RNG_TABLE (system 0; rep the table, step the point, index the call). */
+static bool random_value(Checker *c, const Node *n, double *out)
+{
+    double v[2];
+    if (!eval_args(c, n->args, v, 2)) return false;
+    OdeRngWords r = ode_rng_draw((unsigned long long)c->m->seed, 0, (uint32_t)c->random_table,
+                                 (uint32_t)c->random_point, ODE_RNG_TABLE, (uint32_t)(n->site - 1));
+    if (name_eq(n->name, "normal")) {
+        double z0, z1;
+        ode_rng_normal2(r, &z0, &z1);
+        *out = v[0] + v[1] * z0;
+    } else {
+        *out = v[0] * ode_rng_uniform(r.w[0], r.w[1]);
+    }
+    return true;
+}
 
 static bool eval_args(Checker *c, const Node *args, double *v, int max)
 {
@@ -62,6 +84,7 @@ bool eval_const(Checker *c, const Node *n, double *out)
             c->frame = saved;
             return ok;
         }
+        if (is_random_call(n)) return c->eval_random && random_value(c, n, out);
         const Builtin *bt = builtin_find(n->name);
         double v[2];
         if (n->sym || !bt || list_length(n->args) != bt->nargs || !eval_args(c, n->args, v, 2))

@@ -32,6 +32,7 @@ const char *kind_phrase(SymKind k)
     case SYM_PERIOD: return "the period (a field to record)";
     case SYM_ATTRACTOR: return "the attractor's label (a field to record)";
     case SYM_SPECIAL: return "a special (network operator)";
+    case SYM_WIENER: return "a Wiener process (XPPAUT's noise, held over each step)";
     }
     return "a name";
 }
@@ -73,6 +74,7 @@ Symbol *declare_symbol(Checker *c, SymKind kind, const char *name, Loc loc, bool
     Symbol *s = new_symbol(kind, name, loc);
     Model *m = c->m;
     switch (listed ? kind : SYM_EVENT) {
+    case SYM_WIENER: s->index = m->nwiener; PUSH(m->wieners, m->nwiener, s); break;
     case SYM_NUMBER: s->index = m->nnumber; PUSH(m->numbers, m->nnumber, s); break;
     case SYM_PARAM: s->index = m->nparam; PUSH(m->params, m->nparam, s); break;
     case SYM_DERIVED: s->index = m->nderived; PUSH(m->derived, m->nderived, s); break;
@@ -159,12 +161,11 @@ static void declare_calldef(Checker *c, Node *d, Node **inits)
     PUSH(c->refused, c->nrefused, d->name);
 }
 
-/* The names a refused statement declares (`wiener w1 w2`, `markov z 2`,
- * `special c=…`, `solv y=…`), from its line. */
+/* The name a refused statement declares (`special c=…`, `solv y=…`), from
+ * its line. */
 static void refuse_names(Checker *c, const Node *d)
 {
-    if (strcmp(d->name, "wiener") && strcmp(d->name, "markov") && strcmp(d->name, "special") &&
-        strcmp(d->name, "solve") && strcmp(d->name, "volterra"))
+    if (strcmp(d->name, "special") && strcmp(d->name, "solve") && strcmp(d->name, "volterra"))
         return;
     Loc line = {d->loc.line, 1, d->loc.line, 1 << 20};
     const char *p = diag_source_text(line);
@@ -176,7 +177,7 @@ static void refuse_names(Checker *c, const Node *d)
         const char *start = p;
         while (isalnum((unsigned char)*p) || *p == '_') p++;
         PUSH(c->refused, c->nrefused, arena_strndup(start, (size_t)(p - start)));
-        if (strcmp(d->name, "wiener")) return;      /* the others declare one name */
+        return;     /* each declares one name */
     }
 }
 
@@ -188,10 +189,6 @@ static void unsupported_statement(const Node *d)
                "constraint for one variable and write it as a temporary (x=…), or differentiate it into an ODE"},
         {"solve", "XPPAUT's solve (the unknowns of a DAE) is not supported: odegen integrates ODEs; write "
                   "the unknown as a temporary (x=…) solved by hand, or as an ODE"},
-        {"wiener", "Wiener processes (wiener) are not supported: odegen integrates deterministic ODEs "
-                   "(run the noisy model in XPPAUT, or replace the noise by a deterministic forcing)"},
-        {"markov", "Markov chains (markov) are not supported: odegen integrates deterministic ODEs "
-                   "(write the chain's mean-field equations as ODEs)"},
         {"bdry", "boundary-value problems (bdry) are not supported: odegen integrates initial-value problems "
                  "(scan the unknown initial values and record the boundary residual: shooting)"},
         {"volterra", VOLTERRA_WHY("volterra, int[…]")},
@@ -334,6 +331,15 @@ void declare_all(Checker *c, const Program *prog, Node **inits)
                 s->index = c->m->ntemp;
                 PUSH(c->m->temps, c->m->ntemp, s);
             }
+            break;
+        case D_WIENER:
+            declare_wiener(c, d);
+            break;
+        case D_MARKOV:
+            declare_markov(c, d);
+            break;
+        case D_MARKOV_ROW:
+            declare_markov_row(c, d);
             break;
         case D_UNSUPPORTED:
             unsupported_statement(d);

@@ -79,6 +79,12 @@ void choose_layout(Checker *c)
                  "%s is computed one system per thread: it needs @ layout=thread (this model's layout is %s%s)",
                  m->nlyap ? "lyapunov" : "period", m->layout == LAYOUT_WARP ? "warp" : "block",
                  m->layout_from_rule ? ", by the rule for its size" : "");
+    /* The noise's draws and the SDE methods' steps (noise.h, sde.h) are
+     * written for one system per thread; the team integrator has neither. */
+    if (m->loop_form && model_has_noise(m))
+        error_at(at, "noise (wiener, ran, normal, markov) is drawn one system per thread: it needs @ layout=thread "
+                     "(this model's layout is %s%s)",
+                 m->layout == LAYOUT_WARP ? "warp" : "block", m->layout_from_rule ? ", by the rule for its size" : "");
     /* XPPAUT's globals fire by firing.h's rules (carried across zero by other
      * events' statements, `global 0`), which the team integrator lacks. */
     for (int i = 0; m->loop_form && i < m->nevent; i++)

@@ -23,7 +23,7 @@ static const char *const names[] = {
     [METH_EULER] = "euler",   [METH_MODEULER] = "modeuler", [METH_RK4] = "rk4",
     [METH_RKCK45] = "rkck45", [METH_DOPRI5] = "dopri5",     [METH_TSIT5] = "tsit5",
     [METH_DOP853] = "dop853", [METH_VERN7] = "vern7",       [METH_RODAS5P] = "rodas5p",
-    [METH_ROS3P] = "ros3p",   [METH_DISCRETE] = "discrete",
+    [METH_ROS3P] = "ros3p",   [METH_DISCRETE] = "discrete", [METH_MILSTEIN] = "milstein", [METH_WEAK2] = "weak2",
 };
 
 static const char *const descriptions[] = {
@@ -38,13 +38,15 @@ static const char *const descriptions[] = {
     [METH_RODAS5P] = "stiff, adaptive Rosenbrock Rodas5P 5(4)",
     [METH_ROS3P] = "stiff, adaptive Rosenbrock ROS3P 3(2)",
     [METH_DISCRETE] = "a map y(t+1) = f(t, y), iterated with t stepping by 1",
+    [METH_MILSTEIN] = "Milstein's scheme (strong order 1) for commutative noise, fixed step",
+    [METH_WEAK2] = "Kloeden-Platen's explicit weak order 2.0 scheme, fixed step",
 };
 
 const char *method_name(Method method) { return names[method]; }
 const char *method_description(Method method) { return descriptions[method]; }
 
-#define METHOD_LIST "euler, modeuler, rk4, rkck45, dopri5, tsit5, dop853, vern7, rodas5p, ros3p, discrete"
-#define LAST_METHOD METH_DISCRETE
+#define METHOD_LIST "euler, modeuler, rk4, rkck45, dopri5, tsit5, dop853, vern7, rodas5p, ros3p, discrete, milstein, weak2"
+#define LAST_METHOD METH_WEAK2
 
 /* XPPAUT's methods by the first character of the value. */
 typedef enum Reading { RUNS_AS, UNSUPPORTED } Reading;
@@ -184,7 +186,8 @@ void check_method_option(Model *m, const Node *it)
 
 bool method_is_adaptive(Method method)
 {
-    return method != METH_EULER && method != METH_MODEULER && method != METH_RK4 && method != METH_DISCRETE;
+    return method != METH_EULER && method != METH_MODEULER && method != METH_RK4 && method != METH_DISCRETE &&
+           method != METH_MILSTEIN && method != METH_WEAK2;
 }
 
 bool method_is_rosenbrock(Method method) { return method == METH_RODAS5P || method == METH_ROS3P; }

@@ -32,6 +32,8 @@ typedef enum SymKind {
     SYM_PERIOD,     /* `period`'s result: recordable only */
     SYM_ATTRACTOR,  /* `attractor`'s label: recordable only */
     SYM_SPECIAL,    /* `special f=mmult(…)`: a network operator's values, f(k) (Special) */
+    SYM_WIENER,     /* `wiener w`: XPPAUT's white noise, a standard normal number divided by
+                       sqrt(dt), drawn once per step (check/noise.c) */
 } SymKind;
 
 typedef struct Symbol Symbol;
@@ -73,6 +75,9 @@ struct Symbol {
     bool assigned;
     /* SYM_TABLE */
     int table;          /* index into Model.tables */
+    /* SYM_STATE: 1 + the index of its `markov` chain in Model.markovs (its
+       value jumps between 0 … N-1 at the start of steps; its equation is 0) */
+    int markov;
     const char *api;    /* its name in the C API (enum names), set by assign_cnames */
     /* topological order among temporaries / derived parameters */
     int order;
@@ -148,6 +153,7 @@ typedef struct Table {
     TableInterp interp;     /* linear; `i` file tables: the value at the step's start; `s`: cubic */
     double *y;
     const char *file;       /* the file it was read from, or NULL (a function table) */
+    const Node *random;     /* a formula with ran()/normal(): drawn once the seed is known (check/noise.c) */
     int line;
 } Table;
 
@@ -171,6 +177,30 @@ typedef struct Scan {
     int line;
 } Scan;
 
+/* `markov NAME N` and its N rows of rates (XPPAUT): a state that stays at
+ * one of the values 0 … N-1 and jumps at the start of a step from i to j
+ * with probability rate[i][j]·dt (check/noise.c, emit/emit_noise.c). */
+typedef struct Markov {
+    Symbol *var;            /* a state (Symbol.markov) */
+    int n;                  /* its number of states */
+    Node **rate;            /* rate[i * n + j]: the rows as written (the diagonal is not used) */
+    int rows;               /* rows read so far */
+    int line;
+} Markov;
+
+/* Where a ran() or normal() stands decides when it is drawn (templates/rng.h
+ * has the same purposes): in the right-hand side (and its temporaries, and a
+ * markov rate) once per step, held over the step's stages; in an aux
+ * quantity when it is recorded; in an event's or a hook's block when it
+ * runs; in an accessory's initial value when the system is loaded; in a
+ * table's formula when odegen translates the file. */
+typedef enum SiteKind { SITE_STEP, SITE_AUX, SITE_BLOCK, SITE_ACC, SITE_TABLE, SITE_NKINDS } SiteKind;
+
+typedef struct RandomSite {
+    const Node *call;       /* the call: Node.site is 1 + its index, Node.site_kind its kind */
+    bool normal;            /* normal(m, s); else ran(a) */
+} RandomSite;
+
 /* Hook blocks, in file order (several `on start` blocks run one after another). */
 typedef struct Hook {
     Node *body;         /* statement list, or NULL */
@@ -190,7 +220,9 @@ typedef enum Method {
     METH_VERN7 = 8,      /* Verner 7(6), adaptive */
     METH_RODAS5P = 9,    /* Rodas5P, Rosenbrock 5(4), stiff (XPPAUT stiff, gear, cvode, 2rb, backeul run as it) */
     METH_ROS3P = 10,     /* ROS3P, Rosenbrock 3(2), stiff */
-    METH_DISCRETE = 11   /* a map: y(t+1) = f(t, y), t steps by 1 (XPPAUT discrete; map.c, templates/map.h) */
+    METH_DISCRETE = 11,  /* a map: y(t+1) = f(t, y), t steps by 1 (XPPAUT discrete; map.c, templates/map.h) */
+    METH_MILSTEIN = 12,  /* Milstein's scheme for SDEs with commutative noise, fixed step */
+    METH_WEAK2 = 13      /* Kloeden-Platen's explicit weak order 2.0 scheme for SDEs, fixed step */
 } Method;
 
 /* Who integrates one system (templates/team.h's ODE_LAYOUT values). */
@@ -225,6 +257,14 @@ typedef struct Model {
     bool params_assigned;              /* a block assigns a parameter (Symbol.assigned) */
 
     Hook on_start, on_step, on_end;
+
+    /* noise (check/noise.c) */
+    Symbol **wieners;  int nwiener;    /* in declaration order (= their index) */
+    Markov *markovs;   int nmarkov;
+    RandomSite *sites[SITE_NKINDS];    /* ran() and normal() calls by where they are drawn */
+    int nsite[SITE_NKINDS];
+    double seed;             /* @ seed= (XPPAUT's; a whole number below 2^53) */
+    double noisesub;         /* @ noisesub=: Wiener increments summed per step (the same path at dt/noisesub) */
 
     /* options (@) */
     Method method;
@@ -286,6 +326,11 @@ typedef struct Model {
     double attractor_match;  /* continuation: the largest distance matched (INFINITY: any) */
     Loc attractor_loc;
 } Model;
+
+/* Whether the generated code draws random numbers while it integrates
+ * (Wiener processes, markov chains, ran()/normal() outside tables:
+ * check/noise.c). */
+bool model_has_noise(const Model *m);
 
 /* Checks the program; returns NULL after reporting errors (diag.h).
  * `force_single`: --precision float (1), double (0), or from the file (-1). */

@@ -21,7 +21,7 @@ static const struct { const char *key, *name; } xpp_keys[] = {
     {"big", NULL}, {"smallfont", NULL}, {"small", NULL}, {"forecolor", NULL}, {"backcolor", NULL},
     {"mwcolor", NULL}, {"dwcolor", NULL}, {"grads", NULL}, {"plotfmt", NULL}, {"backimage", NULL},
     {"width", NULL}, {"height", NULL}, {"ync", NULL}, {"xnc", NULL}, {"smc", NULL}, {"umc", NULL},
-    {"lt", NULL}, {"seed", NULL}, {"back", NULL}, {"colormap", NULL}, {"nplot", NULL},
+    {"lt", NULL}, {"seed", "seed"}, {"back", NULL}, {"colormap", NULL}, {"nplot", NULL},
     {"dll_lib", NULL}, {"dll_fun", NULL}, {"simplot", NULL}, {"multiwin", NULL},
     /* xp2 … ylo8: the extra curves of the plot, tried before xp, yp, zp */
     {"xp2", NULL}, {"yp2", NULL}, {"zp2", NULL}, {"xhi2", NULL}, {"xlo2", NULL}, {"yhi2", NULL}, {"ylo2", NULL},
@@ -56,14 +56,14 @@ static const struct { const char *key, *name; } xpp_keys[] = {
 
 /* odegen's own options (XPPAUT warns that it does not know them). */
 static const char *const own_options[] = {"hgrow", "hshrink", "evsteps", "evtol", "evpoints", "maxsteps", "prec",
-                                          "arrays", "layout", "team", NULL};
+                                          "arrays", "layout", "team", "noisesub", NULL};
 
 bool option_from_command_line(const Node *item) { return item->loc.line == 0; }
 
 bool option_spelled_whole(const char *name)
 {
     static const char *const whole[] = {"meth", "method", "dt", "t0", "total", "toler", "tol", "atoler", "atol",
-                                        "dtmin", "dtmax", "bound", "bounds", "delay", NULL};
+                                        "dtmin", "dtmax", "bound", "bounds", "delay", "seed", NULL};
     for (const char *const *w = whole; *w; w++)
         if (name_eq(*w, name)) return true;
     for (const char *const *o = own_options; *o; o++)
@@ -72,11 +72,11 @@ bool option_spelled_whole(const char *name)
 }
 
 const char *const option_list_text = "meth, dt, t0, total, toler, atoler, dtmin, dtmax, bound, hgrow, hshrink, "
-                                     "evsteps, evtol, evpoints, maxsteps, prec, delay";
+                                     "evsteps, evtol, evpoints, maxsteps, prec, delay, seed, noisesub";
 
 const char *const option_suggestions[] = {"meth", "method", "dt", "t0", "total", "toler", "atoler", "dtmin",
                                           "dtmax", "bound", "bounds", "hgrow", "hshrink", "evsteps", "evtol", "evpoints",
-                                          "maxsteps", "prec", "arrays", "delay", "layout", "team", "xp", "yp", "zp", "xlo", "xhi", "ylo", "yhi",
+                                          "maxsteps", "prec", "arrays", "delay", "layout", "team", "seed", "noisesub", "xp", "yp", "zp", "xlo", "xhi", "ylo", "yhi",
                                           "nplot", "maxstor", "nout", "njmp", "trans", "axes", NULL};
 
 OptionName option_name(const char *name)

@@ -149,6 +149,20 @@ void check_option(Checker *c, Node *it, Loc *dtmin_loc, Loc *dtmax_loc, int prec
             else m->team = (int)v;
         }
         m->team_loc = it->loc;
+    } else if (name_eq(k, "seed")) {   /* XPPAUT's: the random numbers' seed (templates/rng.h) */
+        if (option_number(it, &v)) {
+            if (!(v >= 0 && v < 9007199254740992.0) || !is_integer(v))
+                error_at(it->rhs->loc, "seed must be a whole number from 0 to 2^53 - 1");
+            else
+                m->seed = v;
+        }
+    } else if (name_eq(k, "noisesub")) {
+        if (option_number(it, &v)) {
+            if (!(v >= 1 && v <= 65536) || !is_integer(v))
+                error_at(it->rhs->loc, "noisesub must be a whole number from 1 to 65536");
+            else
+                m->noisesub = v;
+        }
     } else if (name_eq(k, "prec")) {
         if (word && name_eq(word, "double")) { if (precision < 0) m->single = false; }
         else if (word && name_eq(word, "float")) { if (precision < 0) m->single = true; }

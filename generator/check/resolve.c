@@ -250,6 +250,13 @@ static void resolve_call(Checker *c, Node *n, const Ctx *ctx)
                      b->nargs == 1 ? "" : "s", nargs);
         return;
     }
+    const int random_args = random_function(n->name);
+    if (random_args >= 0) {   /* ran(a), normal(m, s): where each is drawn, check/noise.c */
+        if (nargs != random_args)
+            error_at(n->loc, "'%s' takes %d argument%s, not %d", n->name, random_args, random_args == 1 ? "" : "s",
+                     nargs);
+        return;
+    }
     const char *why = unsupported_call(n->name);
     if (why) {
         error_at(n->name_loc, "%s", why);
@@ -398,6 +405,7 @@ static bool varies(const Node *n, const bool *param_only)
         }
     }
     if (n->kind == N_CALL && n->sym && n->sym->kind == SYM_FUNC && n->sym->nimplicit) return true;
+    if (is_random_call(n)) return true;   /* drawn anew at every step */
     if (varies(n->lhs, param_only) || varies(n->rhs, param_only) || varies(n->cond, param_only)) return true;
     for (const Node *a = n->args; a; a = a->next)
         if (varies(a, param_only)) return true;
@@ -499,7 +507,7 @@ void resolve_functions(Checker *c)
 {
     Model *m = c->m;
     for (int i = 0; i < m->nfunc; i++) {
-        Ctx x = ctx_make((BIT(SYM_ARG) | READ_RHS | BIT(SYM_AUX)) & ~BIT(SYM_SPECIAL), "a function body",
+        Ctx x = ctx_make((BIT(SYM_ARG) | READ_RHS | READ_NOISE | BIT(SYM_AUX)) & ~BIT(SYM_SPECIAL), "a function body",
                          "; a function may use its arguments, parameters, numbers, states, temporaries, aux and t");
         x.func = m->funcs[i];
         x.derivative = true;
@@ -517,7 +525,7 @@ void resolve_definitions(Checker *c)
     x = ctx_make(READ_PARAMS, "a derived parameter",
                  "; derived parameters are computed once per system, from parameters and numbers");
     for (int i = 0; i < m->nderived; i++) resolve_expr(c, m->derived[i]->expr, &x);
-    x = ctx_make(READ_RHS, "a temporary",
+    x = ctx_make(READ_RHS | READ_NOISE, "a temporary",
                  "; temporaries may use states, parameters, other temporaries and t");
     x.team = true;
     x.derivative = true;
@@ -525,7 +533,7 @@ void resolve_definitions(Checker *c)
         x.arr = m->temps[i]->array;   /* an array of them: j is the loop's index */
         resolve_expr(c, m->temps[i]->expr, &x);
     }
-    x = ctx_make(READ_RHS, "a right-hand side",
+    x = ctx_make(READ_RHS | READ_NOISE, "a right-hand side",
                  "; aux quantities and accessories are for hooks and output, not for equations");
     x.team = true;
     x.derivative = true;
@@ -535,7 +543,7 @@ void resolve_definitions(Checker *c)
             x.arr = &m->arrays[i];
             resolve_expr(c, m->arrays[i].sym->expr, &x);
         }
-    x = ctx_make(READ_RHS, "an aux quantity", "; an aux may use states, parameters, temporaries and t");
+    x = ctx_make(READ_RHS | READ_NOISE, "an aux quantity", "; an aux may use states, parameters, temporaries and t");
     for (int i = 0; i < m->naux; i++) resolve_expr(c, m->aux[i]->expr, &x);
     for (int i = 0; i < m->narray; i++)
         if (m->arrays[i].sym->kind == SYM_AUX) {

@@ -207,6 +207,10 @@ void check_table(Checker *c, Node *d)
     t->xhi = hi->num;
     t->dx = (hi->num - lo->num) / (np->num - 1);
     t->y = arena_alloc(sizeof(double) * (size_t)t->n);
+    if (has_random_call(d->rhs)) {   /* drawn with the file's seed, once the options are read (noise.c) */
+        t->random = d->rhs;
+        return;
+    }
     c->eval_t = true;
     c->eval_defaults = true;   /* (functions are evaluated at their arguments) */
     for (int i = 0; i < t->n; i++) {

@@ -136,6 +136,11 @@ void evaluate_initial_values(Checker *c, Node *inits)
         c->eval_defaults = true;
         bool at_defaults = constant || eval_const(c, it->rhs, &v);
         c->eval_defaults = false;
+        if (!at_defaults && has_random_call(it->rhs)) {
+            error_at(it->rhs->loc, "a random initial value: draw it in an accessory's initial value (acc r = ran(1), "
+                                   "once per system, when it is loaded) and set the state from it in `on start`");
+            continue;
+        }
         if (!at_defaults) {
             error_at(it->rhs->loc, "an initial value must be a constant or an expression of parameters");
             continue;

@@ -105,6 +105,7 @@ static XNode *name_value(XBuilder *b, const Node *n)
     case SYM_TIME: return xg_var(g, XV_TIME, 0, s);
     case SYM_COUNT: return xg_var(g, XV_COUNT, b->event, s);
     case SYM_TEMP: return computed(b, s, b->temp_val, b->temp_ver, b->m->ntemp);
+    case SYM_WIENER: return b->no_wiener ? xg_const(g, 0) : xg_var(g, XV_WIENER, s->index, s);
     case SYM_AUX: return computed(b, s, b->aux_val, b->aux_ver, b->m->naux);
     case SYM_ARG:
         for (int i = b->nargs - 1; i >= 0; i--)
@@ -201,6 +202,20 @@ static XNode *builtin_call(XBuilder *b, const Node *n)
     return k == 1 ? xg_un(b->g, op, a[0]) : xg_bin(b->g, op, a[0], a[1]);
 }
 
+/* ran(a) = a·U, normal(m, s) = m + s·N, U and N the call's draw (a
+ * variable: a constant of every derivative). */
+static XNode *random_call(XBuilder *b, const Node *n)
+{
+    XGraph *g = b->g;
+    XNode *x = xg_var(g, XV_RANDOM, (n->site_kind << 20) | (n->site - 1), NULL);
+    XNode *a = xb_expr(b, n->args);
+    g->at = n->loc;
+    if (!n->args->next) return xg_mul(g, a, x);
+    XNode *s = xb_expr(b, n->args->next);
+    g->at = n->loc;
+    return xg_add(g, a, xg_mul(g, s, x));
+}
+
 /* ------------------------------------------------------------------ expressions */
 
 static XOp binary_op(NodeKind k)
@@ -245,6 +260,7 @@ static XNode *build(XBuilder *b, const Node *n)
         g->at = n->loc;
         return xg_select(g, c, l, r);
     case N_CALL:
+        if (!n->sym && n->site) return random_call(b, n);
         if (!n->sym) return builtin_call(b, n);
         if (n->sym->kind == SYM_FUNC) return user_call(b, n);
         if (n->sym->kind == SYM_TABLE && n->args && !n->args->next) {   /* a lookup, its slope the derivative */

@@ -27,6 +27,7 @@ typedef struct XBuilder {
     const Model *m;
     const TimeTrig *trig;    /* right-hand side: sin/cos of time are OdeTrig slots; else NULL */
     int event;               /* the event whose block runs (for `count`), or -1 */
+    bool no_wiener;          /* every Wiener process is 0: the drift of an SDE (deriv/noise.c) */
 
     /* the current values of what blocks may assign (a parameter too: a
        global may set one), and their version */

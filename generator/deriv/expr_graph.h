@@ -53,6 +53,10 @@ typedef enum XVarKind {
     XV_ACC,
     XV_COUNT,           /* `count` in the block of event index */
     XV_TRIG,            /* sin (or cos) of arg, affine in t: slot index of the OdeTrig */
+    XV_WIENER,          /* a Wiener process's value this step (w = ΔW/h): index the process */
+    XV_RANDOM,          /* a ran()'s uniform or a normal()'s standard normal: index (SiteKind << 20) | site */
+    XV_DW,              /* the SDE methods' Wiener increment ΔW of process index (deriv/noise.c) */
+    XV_STEP,            /* … and their step h */
 } XVarKind;
 
 typedef struct XNode XNode;

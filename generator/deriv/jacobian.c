@@ -22,6 +22,9 @@ const char *jac_var_name(const XVar *v)
     case XV_WINDOW: return v->index ? "t1" : "t0";
     case XV_COUNT: return "count";
     case XV_TRIG: return v->cos ? "cos" : "sin";
+    case XV_RANDOM: return arena_printf("%s#%d", (v->index >> 20) == 0 ? "draw" : "draw_at_use", (v->index & 0xFFFFF) + 1);
+    case XV_DW: return arena_printf("dW#%d", v->index + 1);
+    case XV_STEP: return "h";
     default: return v->sym ? v->sym->name : "?";
     }
 }

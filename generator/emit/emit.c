@@ -140,6 +140,7 @@ static void emit_constants(Emitter *E)
                     "#elif defined(__GNUC__)\n#define ODE_UNROLL _Pragma(\"GCC unroll 16\")\n#endif\n");
     }
     emit_delay_constants(E);
+    emit_noise_constants(E);
     buf_puts(o, "#ifndef ODE_BLOCK_SIZE\n#define ODE_BLOCK_SIZE 128          /* threads per block, at most */\n#endif\n");
     emit_layout_constants(E);
     emit_lu_constants(E);
@@ -689,6 +690,10 @@ static void emit_source(Emitter *E)
     if (m->arrays_kept || m->loop_form || E->lu_loop) append_template(E, "templates/team.h", false);   /* the loop form's team */
     if (m->loop_form || E->lu_loop) append_template(E, "templates/lu_storage.h", false);   /* the stiff matrix's storage */
     if (m->loop_form) append_template(E, "templates/team_system.h", false);   /* the system as a team sees it */
+    if (model_has_noise(m)) {
+        append_template(E, "templates/rng.h", false);
+        append_template(E, "templates/noise.h", false);
+    }
     buf_printf(o, "\n/* ======================================================================== model functions (%s) */\n",
                E->path_comment);
     emit_powers(E);
@@ -700,6 +705,7 @@ static void emit_source(Emitter *E)
     emit_trig(E);
     emit_delay_functions(E);
     emit_rhs(E);
+    emit_noise(E);
     emit_events(E);
     emit_acc_init(E);
     emit_initial(E);
@@ -716,16 +722,17 @@ static void emit_source(Emitter *E)
     emit_provenance(E);
     emit_sets(E);
     static const char *const solver[] = {"templates/tableaux.h", "templates/stepper.h",    "templates/stability.h",
-                                         "templates/dense.h",    "templates/rosenbrock.h", "templates/event_rules.h",
-                                         "templates/events.h",
+                                         "templates/dense.h",    "templates/rosenbrock.h", "templates/sde.h",
+                                         "templates/event_rules.h", "templates/events.h",
                                          "templates/save.h",     "templates/tangent.h",    "templates/period.h",
                                          "templates/firing.h",   "templates/attractor.h",  "templates/map.h",
                                          "templates/delay.h",
                                          "templates/integrate.h"};
     for (size_t i = 0; i < sizeof solver / sizeof *solver; i++) {
-        /* (rosenbrock.h and tangent.h call the derivatives, which a model may lack; a model in
-         * loop form has the team's own) */
+        /* (rosenbrock.h, sde.h and tangent.h call the derivatives or the noise, which a model may
+         * lack; a model in loop form has the team's own) */
         if ((!method_is_rosenbrock(m->method) || m->loop_form) && !strcmp(solver[i], "templates/rosenbrock.h")) continue;
+        if (!model_has_noise(m) && !strcmp(solver[i], "templates/sde.h")) continue;
         if (!m->nlyap && !strcmp(solver[i], "templates/tangent.h")) continue;
         if (m->method != METH_DISCRETE && !strcmp(solver[i], "templates/map.h")) continue;
         if (!m->ndelay && !strcmp(solver[i], "templates/delay.h")) continue;

@@ -137,17 +137,18 @@ static bool listed(const Model *m, const Symbol *s)
     case SYM_DERIVED: return s->index < m->nderived && m->derived[s->index] == s;
     case SYM_STATE: return s->index < m->nstate && m->states[s->index] == s;
     case SYM_ACC: return s->index < m->nacc && m->accs[s->index] == s;
+    case SYM_WIENER: return s->index < m->nwiener && m->wieners[s->index] == s;
     default: return false;
     }
 }
 
 static int local_rank(SymKind k)
 {
-    return k == SYM_NUMBER ? 0 : k == SYM_PARAM ? 1 : k == SYM_DERIVED ? 2 : k == SYM_STATE ? 3 : 4;
+    return k == SYM_NUMBER ? 0 : k == SYM_PARAM ? 1 : k == SYM_DERIVED ? 2 : k == SYM_STATE ? 3 : k == SYM_WIENER ? 4 : 5;
 }
 
-/* Numbers, then parameters, derived parameters, states, accessories; each in
- * the model's order. */
+/* Numbers, then parameters, derived parameters, states, Wiener processes,
+ * accessories; each in the model's order. */
 static int compare_locals(const void *pa, const void *pb)
 {
     const Symbol *a = *(const Symbol *const *)pa, *b = *(const Symbol *const *)pb;
@@ -188,6 +189,9 @@ void emit_locals(Emitter *E, const Refs *r, const Refs *assigned, StateSource sr
         case SYM_STATE:
             buf_printf(o, "    %sode_real %s = %s[%d];\n", writable, s->cname, src == STATES_FROM_Y ? "ode_y" : "ode_s->y",
                        s->index);
+            break;
+        case SYM_WIENER:
+            buf_printf(o, "    const ode_real %s = ode_s->w[%d];   /* wiener, this step's */\n", s->cname, s->index);
             break;
         default: buf_printf(o, "    %sode_real %s = ode_s->acc[%d];\n", writable, s->cname, s->index); break;
         }

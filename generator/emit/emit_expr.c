@@ -280,8 +280,37 @@ static void emit_power(Emitter *E, const Node *n, int prec)
     if (k < 0) close_paren(E, P_MUL, prec);
 }
 
+/* ran(a) = a·U, normal(m, s) = m + s·N: U, N this step's draw (held in the
+ * system, ode_s->xi) in the right-hand side, a draw where it stands
+ * elsewhere (templates/noise.h). */
+static void emit_random_call(Emitter *E, const Node *n)
+{
+    static const char *const purpose[SITE_NKINDS] = {"ODE_RNG_STEP", "ODE_RNG_AUX", "ODE_RNG_BLOCK", "ODE_RNG_ACC",
+                                                     "ODE_RNG_TABLE"};
+    const bool normal = name_eq(n->name, "normal");
+    const char *draw = n->site_kind == SITE_STEP
+                           ? arena_printf("ode_s->xi[%d]", n->site - 1)
+                           : arena_printf("ode_noise_%s(ode_s, %s, %d)", normal ? "normal" : "uniform",
+                                          purpose[n->site_kind], n->site - 1);
+    buf_puts(E->out, "(");
+    if (normal) {
+        emit_value(E, n->args, P_ADD);
+        buf_puts(E->out, " + ");
+        emit_value(E, n->args->next, P_MUL);
+        buf_printf(E->out, " * %s", draw);
+    } else {
+        emit_value(E, n->args, P_MUL);
+        buf_printf(E->out, " * %s", draw);
+    }
+    buf_puts(E->out, ")");
+}
+
 static void emit_call(Emitter *E, const Node *n)
 {
+    if (n->site) {
+        emit_random_call(E, n);
+        return;
+    }
     if (n->sym && n->sym->kind == SYM_SPECIAL) {   /* a special's value (emit_specials.c) */
         const Special *sp = &E->m->specials[n->sym->special];
         if (E->scratch)

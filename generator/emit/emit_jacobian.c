@@ -26,13 +26,7 @@ enum { P_TERNARY = 1, P_OR, P_AND, P_EQ, P_REL, P_ADD, P_MUL, P_UNARY, P_PRIMARY
 /* Where a function reads the states and t. */
 typedef enum { AT_STAGE, AT_SYSTEM } Where;
 
-typedef struct Out {
-    const char *lhs;      /* "ode_J[3]" */
-    XNode *expr;
-    const char *what;     /* "d(y2')/d(y1)": the comment */
-    int line;             /* the .ode line it comes from (0: none) */
-    const char *guard;    /* written only where this holds (a team's lane: "ODE_TEAM_MINE(3)"), or NULL */
-} Out;
+typedef GraphOut Out;   /* (emitter.h) */
 
 typedef struct Writer {
     Emitter *E;
@@ -52,9 +46,20 @@ static void close_paren(Writer *w, int mine, int ctx)
     if (mine < ctx) buf_puts(w->E->out, ")");
 }
 
-static const char *var_c(const XVar *v)
+static const char *var_c(const Model *m, const XVar *v)
 {
+    static const char *const purpose[SITE_NKINDS] = {"ODE_RNG_STEP", "ODE_RNG_AUX", "ODE_RNG_BLOCK", "ODE_RNG_ACC",
+                                                     "ODE_RNG_TABLE"};
     switch (v->kind) {
+    case XV_WIENER: return arena_printf("ode_s->w[%d]", v->index);
+    case XV_RANDOM: {   /* (emit_expr.c's reading of ran() and normal()) */
+        const int kind = v->index >> 20, site = v->index & 0xFFFFF;
+        if (kind == SITE_STEP) return arena_printf("ode_s->xi[%d]", site);
+        return arena_printf("ode_noise_%s(ode_s, %s, %d)", m->sites[kind][site].normal ? "normal" : "uniform",
+                            purpose[kind], site);
+    }
+    case XV_DW: return arena_printf("ode_dw[%d]", v->index);
+    case XV_STEP: return "ode_h";
     case XV_TIME: return "t";
     case XV_WINDOW: return v->index ? "t1" : "t0";
     case XV_COUNT: return "count";
@@ -184,7 +189,7 @@ static void value(Writer *w, const XNode *n, int prec)
             buf_puts(o, c_literal(n->value, w->E->single));
         }
         return;
-    case X_VAR: buf_puts(o, var_c(n->var)); return;
+    case X_VAR: buf_puts(o, var_c(w->E->m, n->var)); return;
     case X_NEG:
         open_paren(w, P_UNARY, prec);
         buf_puts(o, "-");
@@ -226,7 +231,8 @@ static void value(Writer *w, const XNode *n, int prec)
 static int var_rank(const XVar *v)
 {
     static const int rank[] = {[XV_NUMBER] = 0, [XV_PARAM] = 1, [XV_DERIVED] = 2, [XV_STATE] = 3,
-                               [XV_ACC] = 4, [XV_TIME] = 5, [XV_WINDOW] = 6, [XV_COUNT] = 7, [XV_TRIG] = 8};
+                               [XV_ACC] = 4, [XV_TIME] = 5, [XV_WINDOW] = 6, [XV_COUNT] = 7, [XV_TRIG] = 8,
+                               [XV_WIENER] = 9, [XV_RANDOM] = 10, [XV_DW] = 11, [XV_STEP] = 12};
     return rank[v->kind];
 }
 
@@ -255,7 +261,7 @@ static void declare_vars(Writer *w, Where where)
         const char *from = NULL;
         switch (v->kind) {
         case XV_NUMBER:
-            buf_printf(o, "%sconst ode_real %s = %s;\n", w->pad, var_c(v), c_literal(v->sym->value, w->E->single));
+            buf_printf(o, "%sconst ode_real %s = %s;\n", w->pad, var_c(w->E->m, v), c_literal(v->sym->value, w->E->single));
             continue;
         case XV_PARAM: from = arena_printf("ode_s->p[%d]", v->index); break;
         case XV_DERIVED: from = arena_printf("ode_s->d[%d]", v->index); break;
@@ -264,9 +270,9 @@ static void declare_vars(Writer *w, Where where)
         case XV_TIME: from = where == AT_SYSTEM ? "ode_s->t" : NULL; break;
         case XV_WINDOW: from = v->index ? "ode_s->t1" : "ode_s->t0"; break;
         case XV_COUNT: from = arena_printf("(ode_real)ode_s->count[%d]", v->index); break;
-        case XV_TRIG: break;
+        case XV_TRIG: case XV_WIENER: case XV_RANDOM: case XV_DW: case XV_STEP: break;   /* read where used */
         }
-        if (from) buf_printf(o, "%sconst ode_real %s = %s;\n", w->pad, var_c(v), from);
+        if (from) buf_printf(o, "%sconst ode_real %s = %s;\n", w->pad, var_c(w->E->m, v), from);
     }
 }
 
@@ -279,10 +285,17 @@ static void at_line(Writer *w, int line)
 /* Locals, the named nodes, and the outputs, each where it is first needed. */
 static void emit_outputs(Emitter *E, const Jacobian *J, const Out *outs, int nouts, Where where, const char *pad)
 {
+    emit_graph_outputs(E, J->g, (const GraphOut *)outs, nouts, where == AT_SYSTEM, pad);
+}
+
+void emit_graph_outputs(Emitter *E, XGraph *g, const GraphOut *gouts, int nouts, bool at_system, const char *pad)
+{
+    const Out *outs = (const Out *)gouts;
+    const Where where = at_system ? AT_SYSTEM : AT_STAGE;
     Writer w = {E, {0}, pad};
     XNode **exprs = arena_alloc(sizeof(XNode *) * (size_t)(nouts + 1));
     for (int i = 0; i < nouts; i++) exprs[i] = outs[i].expr;
-    cse_run(&w.cse, J->g, exprs, nouts, CSE_SHARED | CSE_LABELS);
+    cse_run(&w.cse, g, exprs, nouts, CSE_SHARED | CSE_LABELS);
     declare_vars(&w, where);
     Buf *o = E->out;
     for (int i = 0; i < nouts; i++) {

@@ -10,6 +10,7 @@
 
 #include "base/buf.h"
 #include "check/model.h"
+#include "deriv/expr_graph.h"
 #include "deriv/time_trig.h"
 
 typedef struct Emitter {
@@ -128,6 +129,25 @@ void emit_jacobian_team(Emitter *E);
  * (with the model's), then the functions or tables. */
 void emit_lu_prepare(Emitter *E);
 void emit_lu_constants(Emitter *E);
+
+/* One output of a function written from an expression graph: `lhs = expr;`
+ * with a comment and #line (emit_jacobian.c writes them all, shared nodes
+ * computed once into locals ode_x0, ode_x1, …; variables read from the
+ * stage vector ode_y, or with at_system from the system ode_s->y). */
+typedef struct GraphOut {
+    const char *lhs;      /* "ode_J[3]" */
+    XNode *expr;
+    const char *what;     /* "d(y2')/d(y1)": the comment (NULL: none) */
+    int line;             /* the .ode line it comes from (0: none) */
+    const char *guard;    /* written only where this holds (a team's lane: "ODE_TEAM_MINE(3)"), or NULL */
+} GraphOut;
+void emit_graph_outputs(Emitter *E, XGraph *g, const GraphOut *outs, int nouts, bool at_system,
+                        const char *pad);
+
+/* The noise (emit_noise.c): its constants (with the model's), the draws of
+ * a step, the markov chains' jumps, the SDE methods' terms. */
+void emit_noise_constants(Emitter *E);
+void emit_noise(Emitter *E);
 
 /* A stiff method's LU factorisation of W = I/(hγ) - J and its solve,
  * unrolled for the model's size and sparsity (emit_lu.c). */

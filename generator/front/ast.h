@@ -87,6 +87,12 @@ typedef enum NodeKind {
                      as D_PERIOD's */
     D_OPTIONS,    /* `@ name=value, …`: items (list of S_ASSIGN whose rhs is an
                      N_NUM or an N_NAME holding the word as written) */
+    D_WIENER,     /* `wiener w1, w2` (XPPAUT): items (list of S_ASSIGN; a value
+                     after '=' is read and ignored, as XPPAUT overwrites it) */
+    D_MARKOV,     /* `markov NAME N` (XPPAUT): name, rhs (N_NUM: the number of
+                     states); the N lines after it are its D_MARKOV_ROWs */
+    D_MARKOV_ROW, /* `{r0} {r1} …`: one row of a markov table, args (list of the
+                     rate expressions) */
     D_UNSUPPORTED,/* an XPPAUT statement odegen cannot run per GPU thread:
                      name (the feature, e.g. "wiener", "markov") */
     D_IGNORED,    /* an XPPAUT statement odegen reads and ignores with a note
@@ -146,6 +152,9 @@ struct Node {
     bool loop, scalar;
     Node *more;
     const ArrayLine *array;   /* D_ODE, D_TEMP, D_AUX kept as an array, or NULL */
+    int site;            /* N_CALL of ran() or normal(): 1 + its index among the
+                            random numbers drawn where it stands (check/noise.c) */
+    int site_kind;       /* … and where that is (SiteKind, check/model.h) */
 };
 
 /* The parsed file: top-level declarations in file order. */

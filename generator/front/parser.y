@@ -46,7 +46,7 @@ struct ParseState {
     bool starter;           /* the token just scanned can only start a
                                top-level statement (keyword, x', dx/dt, …) */
     int skip_braces;        /* `{` seen while skipping an unsupported line */
-    bool markov;            /* skip the `{…}` lines of a markov table */
+    bool markov;            /* lines that start with `{` are rows of a markov table */
     int line_word;          /* the statement keyword that starts this line, or 0 */
     int table;              /* `table NAME`: 1 before the name, 2 when `%` follows it */
     bool table_file;        /* `table NAME FILE`: the file name comes next */
@@ -155,6 +155,7 @@ static Node *mk_set(Loc loc, Loc name_loc, const char *name, List items);
 static Node *mk_sum(Loc loc, Node *call, Node *body);
 static Node *mk_neg_num(Loc loc, const char *digits);
 static Node *mk_if(Loc loc, Node *cond, List then_, List else_);
+static Node *mk_rates(Loc loc, List rates);
 }
 
 %define api.prefix {ode_yy}
@@ -185,6 +186,7 @@ static Node *mk_if(Loc loc, Node *cond, List then_, List else_);
 %token KW_TOLERANCE "'tolerance'" KW_SCAN "'scan'" KW_REPEAT "'repeat'"
 %token KW_RECORD "'record'" KW_SAVE "'save'" KW_DONE "'done'" KW_TABLE "'table'" KW_SET "'set'"
 %token KW_LYAPUNOV "'lyapunov'" KW_PERIOD "'period'" KW_ATTRACTOR "'attractor'" KW_SPECIAL "'special'"
+%token KW_WIENER "'wiener'" KW_MARKOV "'markov'" MARKOV_ROW "'{' (a markov table's row)"
 %token <str> KW_UNSUPPORTED "unsupported statement"
 %token <str> KW_IGNORED "ignored statement"
 %token <node> FOR_BEGIN "'%[…]' line" FOR_END "'%' line"
@@ -205,7 +207,7 @@ static Node *mk_if(Loc loc, Node *cond, List then_, List else_);
 %type <node> decl assign acc name option optval stmt if_stmt sign pitem tnum
 %type <node> expr unary power powarg primary call
 %type <list> assigns accs names options block block_opt body items last
-%type <list> event_opts args arglist pitems pitems_tc set_items set_list
+%type <list> event_opts args arglist pitems pitems_tc set_items set_list rates
 
 %%
 
@@ -257,6 +259,9 @@ decl
     | '@'                       { $$ = mk_items(D_OPTIONS, @$, list_none()); }
     | KW_UNSUPPORTED            { $$ = mk_unsupported(@$, $1); }
     | KW_IGNORED                { $$ = mk_ignored(@$, $1); }
+    | KW_WIENER pitems_tc        { $$ = mk_items(D_WIENER, @$, $2); }
+    | KW_MARKOV NAME NUM        { $$ = mk_named(D_MARKOV, @$, @2, $2, ast_num(@3, $3)); }
+    | rates                     { $$ = mk_rates(@$, $1); }
     | KW_TABLE NAME PERCENT tnum tnum tnum expr
                                 { $$ = mk_table_fn(@$, @2, $2, $4, $5, $6, $7); }
     | KW_TABLE NAME WORD        { $$ = mk_table_file(@$, @2, $2, $3); }
@@ -283,6 +288,12 @@ pitems
 pitem
     : NAME '=' expr             { $$ = mk_item(@$, @1, $1, @2, @3, $3); }
     | NAME                      { $$ = ast_assign(@$, @1, $1, NULL); }
+    ;
+
+/* A row of a markov table: {rate} {rate} … (the lines after `markov NAME N`). */
+rates
+    : MARKOV_ROW expr '}'       { $$ = list1($2); }
+    | rates '{' expr '}'        { $$ = list_add($1, $3); }
     ;
 
 /* table f % NPTS XLO XHI: whole numbers as XPPAUT writes them */
@@ -549,6 +560,14 @@ static Node *mk_calldef(Loc loc, Node *call, Node *rhs)
 {
     Node *n = mk_named(D_CALLDEF, loc, call->name_loc, call->name, rhs);
     n->args = call->args;
+    return n;
+}
+
+/* A row of a markov table: its rates as a list of expressions. */
+static Node *mk_rates(Loc loc, List rates)
+{
+    Node *n = ast_new(D_MARKOV_ROW, loc);
+    n->args = rates.head;
     return n;
 }
 

@@ -24,11 +24,11 @@ except ImportError:
     raise _missing("numpy", "python3-numpy") from None
 
 from ._build import BuildError, ModelError, ModelNote, ModelWarning, cache_dir, gpu_present
-from ._model import (CODE_OPTIONS, RUNTIME_OPTIONS, STATUS_NAMES, Grid, Model, Names, OdegenError, Result, RunResult,
-                     available_memory, grid, load)
+from ._model import (CODE_OPTIONS, NOISE_OPTIONS, RUNTIME_OPTIONS, STATUS_NAMES, Grid, Model, Names, OdegenError,
+                     Result, RunResult, available_memory, grid, load)
 
 __version__ = "0.2.0"   # odegen's (generator/base/version.h; a test keeps them equal)
 __all__ = ["load", "grid", "Model", "Result", "RunResult", "Grid", "Names", "ModelError", "BuildError",
            "ModelWarning", "ModelNote",
-           "OdegenError", "MissingPackage", "require", "STATUS_NAMES", "RUNTIME_OPTIONS", "CODE_OPTIONS", "cache_dir",
-           "available_memory", "gpu_present"]
+           "OdegenError", "MissingPackage", "require", "STATUS_NAMES", "RUNTIME_OPTIONS", "NOISE_OPTIONS", "CODE_OPTIONS",
+           "cache_dir", "available_memory", "gpu_present"]

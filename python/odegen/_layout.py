@@ -112,7 +112,19 @@ def layout(result):
         "scan": "; ".join("%s=%s" % (name, definitions[name]) for name in given),
         "fields": ", ".join(fields), "systems": np.int64(n), "transient": np.int32(about["transient"]),
         "record": np.int32(reps), "call": about["call"]}
+    seed = _seed_of(about["options"])
+    if seed is not None:   # a model with noise: the random numbers' seed (as the runner writes it)
+        out.attrs["seed"] = np.int64(seed)
     return out
+
+
+def _seed_of(options):
+    """The seed in an options text ("…, seed=7, noisesub=1"), or None."""
+    for item in options.split(", "):
+        name, _, value = item.partition("=")
+        if name == "seed" and value.isdigit():
+            return int(value)
+    return None
 
 
 def save(result, path):

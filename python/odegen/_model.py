@@ -19,12 +19,16 @@ from collections.abc import Mapping
 import numpy as np
 
 from . import _build, _layout, _lib, _progress
+from ._build import ModelWarning
 
 INT_MAX = 2 ** 31 - 1
 STATUS_NAMES = _lib.STATUS_NAMES
 
 # Options the solver takes at run time, with no rebuild (api.h's model_solver_set_option).
 RUNTIME_OPTIONS = ("dt", "t0", "total", "toler", "atoler", "dtmin", "dtmax", "maxsteps", "bound")
+# … and those of a model with noise (wiener, markov, ran, normal): the random numbers' seed,
+# and Wiener increments summed per step (the Brownian path of dt/noisesub; docs/noise.md).
+NOISE_OPTIONS = ("seed", "noisesub")
 # Options that change the generated code: odegen.load(options=…) takes them (a build each).
 CODE_OPTIONS = ("meth", "prec", "hgrow", "hshrink", "evsteps", "evtol", "evpoints")
 _OPTION_ALIASES = {"tol": "toler", "atol": "atoler", "bounds": "bound", "method": "meth"}   # XPPAUT's spellings
@@ -446,6 +450,7 @@ class Model:
         self.precision = precision
         self.method = method
         self.options = dict(options or {})
+        self._run_seeds = set()     # the seeds run() used (a model with noise: a warning on a repeat)
         self.library = built.library
         self.built = built.built
         self.notes = built.notes
@@ -612,14 +617,38 @@ class Model:
                                        quiet=self._quiet)
         return self._variants[key]
 
+    @property
+    def has_noise(self):
+        """Whether the model draws random numbers (wiener, markov, ran, normal): it then takes
+        the run-time options seed and noisesub (scan(seed=…), run(seed=…))."""
+        v = ctypes.c_double()
+        return self._lib.option_default(b"seed", ctypes.byref(v)) == _lib.OK
+
+    def _option_names(self):
+        return RUNTIME_OPTIONS + (NOISE_OPTIONS if self.has_noise else ())
+
     def option_defaults(self):
         """{name: value} of the run-time options in the file (its `@` lines, else odegen's
         defaults): what scan and run use unless given options=."""
         out, v = {}, ctypes.c_double()
-        for name in RUNTIME_OPTIONS:
+        for name in self._option_names():
             self._lib.option_default(name.encode(), ctypes.byref(v))
             out[name] = v.value
         return out
+
+    def _with_seed(self, options, seed):
+        """options with seed= folded in (scan's and run's seed argument)."""
+        if seed is None:
+            return options
+        if not self.has_noise:
+            raise ValueError("seed: the model draws no random numbers (it has no wiener, markov, ran or normal)")
+        if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed < 2 ** 53:
+            raise ValueError("seed must be a whole number from 0 to 2**53 - 1, not %r" % (seed,))
+        merged = dict(options or {})
+        if any(str(k).lower() == "seed" for k in merged):
+            raise ValueError("seed is given twice (seed= and options={'seed': …})")
+        merged["seed"] = int(seed)
+        return merged
 
     def _runtime_options(self, options):
         """scan(options=…) / run(options=…) as (name, value) pairs in the order a solver takes
@@ -637,10 +666,14 @@ class Model:
                 raise ValueError("option %r cannot change from one scan to the next; run-time options are %s. "
                                  "Give it to odegen.load(path, options={%r: ...}) (or method=, precision=)"
                                  % (k, ", ".join(RUNTIME_OPTIONS), k))
-            if name not in RUNTIME_OPTIONS:
+            if name in NOISE_OPTIONS and not self.has_noise:
+                raise ValueError("option %r: the model draws no random numbers (it has no wiener, markov, ran or "
+                                 "normal)" % k)
+            if name not in self._option_names():
+                names = self._option_names()
                 raise ValueError("unknown option %r; the run-time options are %s (and odegen.load(path, "
-                                 "options=…) takes %s)%s" % (k, ", ".join(RUNTIME_OPTIONS), ", ".join(CODE_OPTIONS),
-                                                            self._suggest(k, RUNTIME_OPTIONS + CODE_OPTIONS)))
+                                 "options=…) takes %s)%s" % (k, ", ".join(names), ", ".join(CODE_OPTIONS),
+                                                            self._suggest(k, names + CODE_OPTIONS)))
             if name in given:
                 raise ValueError("option '%s' is given twice" % name)
             if isinstance(v, bool) or not isinstance(v, (int, float, np.integer, np.floating)):
@@ -765,7 +798,7 @@ class Model:
     # ------------------------------------------------------------------ scan
 
     def scan(self, values=None, *, transient=None, record=None, fields=None, backend="auto", devices=None,
-             chunk=None, progress=None, options=None):
+             chunk=None, progress=None, options=None, seed=None):
         """Integrates many systems: `transient` integrations of each, discarded, then `record`
         integrations after each of which `fields` are recorded (the state carries over).
 
@@ -785,6 +818,10 @@ class Model:
         options   run-time options, no rebuild: {"dt": 0.005}; any of dt, t0, total, toler,
                   atoler, dtmin, dtmax, maxsteps, bound (odegen.RUNTIME_OPTIONS; the file's
                   values otherwise: Model.option_defaults()); checked before anything runs
+        seed      a model with noise: the random numbers' seed (options={"seed": …}; default
+                  the file's @ seed, else 12345678).  System i draws as the runner's system i
+                  (its index here), so a scan of the runner's systems in its order gives its
+                  numbers bit for bit
 
         Returns a Result: result["y1"] has shape (systems, record); result.status likewise.
         Ctrl-C stops the scan (KeyboardInterrupt) and leaves the model usable.
@@ -795,7 +832,8 @@ class Model:
         on = self._on_gpu(backend)
         if on is not self:
             return on.scan(values, transient=transient, record=record, fields=fields, backend=backend,
-                           devices=devices, chunk=chunk, progress=progress, options=options)
+                           devices=devices, chunk=chunk, progress=progress, options=options, seed=seed)
+        options = self._with_seed(options, seed)
         opts = self._runtime_options(options)
         lib = self._lib
         transient = self._whole("transient", self.transient if transient is None else transient)
@@ -956,15 +994,32 @@ class Model:
 
     # ------------------------------------------------------------------ run
 
-    def run(self, values=None, *, backend="auto", devices=None, chunk=None, progress=None, options=None):
+    def run(self, values=None, *, backend="auto", devices=None, chunk=None, progress=None, options=None,
+            seed=None):
         """One integration of each system over its window [t0, t1] (default: [t0, t0 + total]
         of the run-time options); values as for scan (default: one system at the model's values).
         Returns a RunResult: result["y1"] (one value per system) for every state and
         accessory, and t, t0, t1; result.status.  Chain runs by passing end states back as
-        initial values.  options: run-time options, as for scan."""
+        initial values.  options: run-time options, as for scan.
+
+        seed: a model with noise draws, in every run(), the numbers of a scan's first
+        integration (system i: the runner's system i); chained runs therefore need a seed
+        each (run(…, seed=k) for the k-th), else they repeat one noise path: a warning says
+        so when a run repeats the seed of an earlier one.  scan(transient=, record=) chains
+        integrations with fresh noise itself."""
         on = self._on_gpu(backend)
         if on is not self:
-            return on.run(values, backend=backend, devices=devices, chunk=chunk, progress=progress, options=options)
+            return on.run(values, backend=backend, devices=devices, chunk=chunk, progress=progress, options=options,
+                          seed=seed)
+        options = self._with_seed(options, seed)
+        if self.has_noise:
+            used = dict(self.option_defaults())
+            used.update({str(k).lower(): v for k, v in (options or {}).items()})
+            if used["seed"] in self._run_seeds:
+                warnings.warn("run() with seed %d again: it draws the same noise as the earlier run() with that "
+                              "seed (chained runs need run(…, seed=k), a seed each)" % used["seed"], ModelWarning,
+                              stacklevel=2)
+            self._run_seeds.add(used["seed"])
         opts = self._runtime_options(options)
         lib = self._lib
         systems = self._systems(values if values is not None else {})

@@ -39,6 +39,9 @@
 #  17. a system integrated by a team of threads: every layout against one system
 #      per thread (tests/gpu/team.sh); the large and coupled models of tests/large
 #      on the GPU in every layout (tests/large/test_large.py)
+#  18. noise: the random numbers CPU = GPU bit for bit, whole results with -fmad=false,
+#      the split of the work on the GPU (tests/gpu/noise.py); the SDE statistics on the
+#      GPU (tests/noise/test_stats.py: OU, GBM orders, Kramers, first passage, markov)
 # Uses build/odegen as it is (flex and bison need not be on the GPU machine).
 set -u
 cd "$(dirname "$0")/../.."
@@ -78,5 +81,7 @@ step "XPPAUT's network operators (special) on the GPU" $PY tests/arrays/test_spe
 step "delays on the GPU (exact, orders, references, XPPAUT, statuses)" $PY tests/delay/test_delay.py
 step "teams of threads: every layout against one system per thread" bash tests/gpu/team.sh
 step "large and coupled models on the GPU, every layout (within rounding); stiff ones against Radau" $PY tests/large/test_large.py
+step "noise: CPU = GPU bit for bit, the work split on the GPU" $PY tests/gpu/noise.py
+step "noise: SDE statistics on the GPU (OU, GBM orders, Kramers, first passage, markov)" env ODEGEN_JOBS=1 $PY tests/noise/test_stats.py
 [ $status = 0 ] && echo "test-gpu: all passed" || echo "test-gpu: FAILED"
 exit $status

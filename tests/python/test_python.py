@@ -341,7 +341,7 @@ def test_notes_and_strict_options():
     caller's line, each once with Python's default filters when a model is loaded again;
     method= and options= of load are read strictly (an unknown method or option is a
     ModelError, not XPPAUT's first-letter reading); scan's options= tells an unknown option
-    from one that needs a rebuild; the two lists are the translator's options."""
+    from one that needs a rebuild; the three lists (with NOISE_OPTIONS) are the translator's options."""
     d = work("notes")
     path = write(d, "jumpy.ode", """\
         par a=1
@@ -382,8 +382,9 @@ def test_notes_and_strict_options():
     p = subprocess.run([os.path.join(ROOT, "build", "odegen"), duffing, "--check", "--option", "zz=1"],
                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     listed = re.search(r"odegen's options are ([a-z0-9, ]+)", p.stderr)
-    check(listed and sorted(listed.group(1).split(", ")) == sorted(odegen.RUNTIME_OPTIONS + odegen.CODE_OPTIONS),
-          "odegen.RUNTIME_OPTIONS + CODE_OPTIONS are the translator's options: %r" % p.stderr)
+    check(listed and sorted(listed.group(1).split(", ")) == sorted(odegen.RUNTIME_OPTIONS + odegen.NOISE_OPTIONS
+                                                                            + odegen.CODE_OPTIONS),
+          "odegen.RUNTIME_OPTIONS + NOISE_OPTIONS + CODE_OPTIONS are the translator's options: %r" % p.stderr)
 
 
 def test_build_for_this_machine():
