@@ -153,19 +153,32 @@ void check_nesting(Checker *c)
  * previous evaluation of the right-hand side (0 at the first); odegen
  * computes them in dependency order (the current value), and says so once a
  * temporary.  After topo_sort. */
+enum { MAX_FORWARD_NOTES = 3 };   /* then one line counts the rest */
+
 void note_forward_temps(Checker *c)
 {
     Model *m = c->m;
+    int noted = 0, more = 0;
+    Loc last = {0};
     for (int i = 0; i < m->ntemp; i++) {
         Symbol *s = m->temps[i], **deps = NULL;
         int ndeps = 0;
         deps_of(s->expr, SYM_TEMP, &deps, &ndeps);
         for (int k = 0; k < ndeps; k++)
             if (deps[k]->line > s->line) {
+                if (noted == MAX_FORWARD_NOTES) {
+                    more++;
+                    last = s->loc;
+                    break;
+                }
+                noted++;
                 note_at(s->loc, "'%s' reads the temporary '%s' of line %d, declared after it: XPPAUT reads its value "
                                 "from the previous evaluation (0 at the start), odegen the current one",
                         s->name, deps[k]->name, deps[k]->line);
                 break;
             }
     }
+    if (more)
+        note_at(last, "%d more temporar%s one declared after it, with the same difference", more,
+                more == 1 ? "y reads" : "ies each read");
 }

@@ -27,7 +27,8 @@ fi
 
 # Inputs too large to keep as files: the whole translator (build/asan/odegen,
 # writing files) on a block of 200000 statements and on a chain of 20000
-# temporaries, each of which once overflowed the stack.
+# temporaries, each of which once overflowed the stack (the chain, read
+# backwards, is now refused at its line with the notes about file order capped).
 echo "== generated regressions (build/asan/odegen)"
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
@@ -44,7 +45,7 @@ awk 'BEGIN { for (i = 0; i < 20000; i++) printf "a%d = a%d + 1\n", i, i + 1; pri
 (cd "$T" && timeout 120 "$ODEGEN" chain.ode -o chain 2>"$T/err")
 rc=$?
 want="chain.ode:17501:1: error: 'a17500' is defined through temporaries nested more than 5000 levels deep"
-if [ $rc -ne 1 ] || [ "$(head -n 1 "$T/err")" != "$want" ]; then
+if [ $rc -ne 1 ] || ! grep -qxF "$want" "$T/err" || [ "$(wc -l <"$T/err")" -gt 20 ]; then
     echo "tests/fuzz: a chain of 20000 temporaries: status $rc"; head -20 "$T/err"; exit 1
 fi
 
