@@ -13,24 +13,11 @@
 # OUT/basins.attractors.csv, OUT/basins.basins.csv and OUT/basins.png.
 EX_NAME=basins
 source "$(dirname "$0")/lib.sh"
-grid=""
-args=()
-while [ $# -gt 0 ]; do
-    case $1 in
-        --grid) grid=${2:?--grid needs a number}; shift ;;
-        --grid=*) grid=${1#*=} ;;
-        *) args+=("$1") ;;
-    esac
-    shift
-done
-ex_parse_args "${args[@]}"
-[ -z "$grid" ] || [[ "$grid" =~ ^[1-9][0-9]*$ ]] || { echo "basins.sh: --grid must be a positive number (got '$grid')" >&2; exit 2; }
+ex_parse_grid_args "$@"
 ex_prepare magnetic_pendulum
-if [ -z "$grid" ]; then
-    if [ "$EX_SIZE" = full ]; then grid=1024; else grid=128; fi
-fi
-ex_attractor_run basins "$grid x $grid initial positions" \
-    --scan "x=lin(-2,2,$grid)" --scan "y=lin(-2,2,$grid)" --basin-entropy 8 --uncertainty
-[ "$EX_PLOT" = 1 ] && "$PY" examples/plot_attractors.py basins "$EX_OUT" --grid "$grid" --range=-2,2,-2,2 \
-    --xlabel 'x(0)' --ylabel 'y(0)' --title "magnetic pendulum: basins ($grid x $grid, $EX_ON)"
+ex_grid 1024 128
+ex_attractor_run basins "$EX_GRID x $EX_GRID initial positions" \
+    --scan "x=lin(-2,2,$EX_GRID)" --scan "y=lin(-2,2,$EX_GRID)" --basin-entropy 8 --uncertainty
+[ "$EX_PLOT" = 1 ] && "$PY" examples/plot_attractors.py basins "$EX_OUT" --grid "$EX_GRID" --range=-2,2,-2,2 \
+    --xlabel 'x(0)' --ylabel 'y(0)' --title "magnetic pendulum: basins ($EX_GRID x $EX_GRID, $EX_ON)"
 exit 0

@@ -12,25 +12,12 @@
 # (and OUT/duffing_map.csv with --raw); the .dat columns are k, B, lyap1, period.
 EX_NAME=duffing_map
 source "$(dirname "$0")/lib.sh"
-grid=""
-args=()
-while [ $# -gt 0 ]; do
-    case $1 in
-        --grid) grid=${2:?--grid needs a number}; shift ;;
-        --grid=*) grid=${1#*=} ;;
-        *) args+=("$1") ;;
-    esac
-    shift
-done
-ex_parse_args "${args[@]}"
-[ -z "$grid" ] || [[ "$grid" =~ ^[1-9][0-9]*$ ]] || { echo "duffing_map.sh: --grid must be a positive number (got '$grid')" >&2; exit 2; }
+ex_parse_grid_args "$@"
 
 ex_prepare duffing_map
-if [ -z "$grid" ]; then
-    if [ "$EX_SIZE" = full ]; then grid=512; else grid=64; fi
-fi
-ex_run duffing_map "$grid x $grid values of (k, B) x (1024 + 64) periods" \
-    --scan "k=lin(0.05,0.45,$grid)" --scan "B=lin(0.05,0.55,$grid)" \
+ex_grid 512 64
+ex_run duffing_map "$EX_GRID x $EX_GRID values of (k, B) x (1024 + 64) periods" \
+    --scan "k=lin(0.05,0.45,$EX_GRID)" --scan "B=lin(0.05,0.55,$EX_GRID)" \
     --transient 1024 --recorded 64 --fields k,B,lyap1,period \
     -- last --keys k,B --y lyap1 --y period
 # One data file, two figures.

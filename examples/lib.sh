@@ -59,6 +59,31 @@ ex_parse_args() {
     EX_OUT=$(cd "$EX_OUT" && pwd)
 }
 
+# ex_parse_grid_args ARGS...: ex_parse_args, plus the flag of the scripts that scan a
+# square grid: --grid N (N x N, whatever the size; sets EX_GRID, empty when not given).
+ex_parse_grid_args() {
+    EX_GRID=""
+    local args=()
+    while [ $# -gt 0 ]; do
+        case $1 in
+            --grid) EX_GRID=${2:?--grid needs a number}; shift ;;
+            --grid=*) EX_GRID=${1#*=} ;;
+            *) args+=("$1") ;;
+        esac
+        shift
+    done
+    ex_parse_args ${args[@]+"${args[@]}"}
+    [ -z "$EX_GRID" ] || [[ "$EX_GRID" =~ ^[1-9][0-9]*$ ]] || { echo "$(basename "$0"): --grid must be a positive number (got '$EX_GRID')" >&2; exit 2; }
+}
+
+# ex_grid FULL REDUCED: once EX_SIZE is known (after ex_prepare), the grid's side
+# when --grid did not give one: FULL at full size, REDUCED at reduced size.
+ex_grid() {
+    if [ -z "$EX_GRID" ]; then
+        if [ "$EX_SIZE" = full ]; then EX_GRID=$1; else EX_GRID=$2; fi
+    fi
+}
+
 ex_say() { printf '%s: %s\n' "$EX_NAME" "$*" >&2; }
 
 # Builds the translator (once per run_all: make is quick when up to date).
