@@ -37,6 +37,20 @@ def res(b):
     return "%d / %d B / %d B" % (b["registers"], b["spills"] or 0, b["smem"] or 0)
 
 
+def table(w, title, columns, align, rows, intro=None):
+    """One section of the report: its heading, INTRO (a paragraph, if any), then a Markdown table
+    of COLUMNS (ALIGN: one letter a column, l or r) and ROWS (lists of cells, as strings)."""
+    w("### " + title)
+    w("")
+    if intro:
+        w(intro)
+        w("")
+    w("| " + " | ".join(columns) + " |")
+    w("|" + "".join("---:|" if a == "r" else "---|" for a in align))
+    for cells in rows:
+        w("| " + " | ".join(cells) + " |")
+
+
 def E_build(E, v):
     return next(r["build"] for r in E if r["variant"] == v)
 
@@ -58,10 +72,7 @@ def main():
     # ---------------------------------------------------------------- A
     A = [r for r in runs if r["tag"] == "A"]
     if A:
-        w("### The Duffing chain and ring at 16 … 4096 states (RK4, 4 periods)")
-        w("")
-        w("| model | states | layout | translate + build s | registers / spills / smem | systems | kernel s | state-steps/s |")
-        w("|---|---:|---|---:|---|---:|---:|---:|")
+        rows = []
         base = None
         best = {}
         for r in sorted(A, key=lambda r: (r["variant"].startswith("ring"), r["build"]["states"], r["variant"])):
@@ -73,8 +84,11 @@ def main():
             key = (kind, b["states"])
             best[key] = max(best.get(key, 0), ss)
             rule = "" if "_" in r["variant"] else " (rule)"
-            w("| %s | %d | %s%s | %.1f + %.1f | %s | %d | %.4g | %.3g |" % (
-                kind, b["states"], lay(b), rule, b["translate_s"], b["build_s"], res(b), r["N"], r["seconds"], ss))
+            rows.append([kind, "%d" % b["states"], lay(b) + rule, "%.1f + %.1f" % (b["translate_s"], b["build_s"]),
+                         res(b), "%d" % r["N"], "%.4g" % r["seconds"], "%.3g" % ss])
+        table(w, "The Duffing chain and ring at 16 … 4096 states (RK4, 4 periods)",
+              ["model", "states", "layout", "translate + build s", "registers / spills / smem", "systems", "kernel s",
+               "state-steps/s"], "lrlrlrrr", rows)
         w("")
         slow = [r["variant"] for r in A if "_" not in r["variant"] and r["build"]["translate_s"] + r["build"]["build_s"] > 30]
         w("Translate + build ≤ 30 s at every size (the rule's layout, built two at a time): **%s**%s." % (
@@ -89,28 +103,27 @@ def main():
     # ---------------------------------------------------------------- B
     B = [r for r in runs if r["tag"].startswith("B")]
     if B:
-        w("### Side by side with MPGOS's coupled-systems solver (ring of Duffing units, RKCK45 1e-8, an event per unit)")
-        w("")
-        w("| units × systems | odegen layout | registers / spills / smem | odegen kernel s | MPGOS configuration | MPGOS s |")
-        w("|---|---|---|---:|---|---:|")
+        rows = []
         for u in (14, 64, 128):
             mine = [r for r in B if r["tag"] == "B%d" % u]
             theirs = {k: min(x["seconds"] for x in v) for k, v in mpgos.items() if k.startswith("mp_u%d_" % u)}
-            rows = max(len(mine), len(theirs))
+            depth = max(len(mine), len(theirs))
             mk = sorted(mine, key=lambda r: r["seconds"])
             tk = sorted(theirs.items(), key=lambda kv: kv[1])
-            for i in range(rows):
+            for i in range(depth):
                 a = mk[i] if i < len(mk) else None
                 t = tk[i] if i < len(tk) else None
-                w("| %s | %s | %s | %s | %s | %s |" % (
-                    "%d × %d" % (u, a["N"]) if a and i == 0 else "",
-                    lay(a["build"]) + ("" if "_" in a["variant"] else " (rule)") if a else "",
-                    res(a["build"]) if a else "", "%.5g" % a["seconds"] if a else "",
-                    t[0].replace("mp_u%d_" % u, "") if t else "", "%.5g" % t[1] if t else ""))
+                rows.append(["%d × %d" % (u, a["N"]) if a and i == 0 else "",
+                             lay(a["build"]) + ("" if "_" in a["variant"] else " (rule)") if a else "",
+                             res(a["build"]) if a else "", "%.5g" % a["seconds"] if a else "",
+                             t[0].replace("mp_u%d_" % u, "") if t else "", "%.5g" % t[1] if t else ""])
             if mk and tk:
                 ratio = tk[0][1] / mk[0]["seconds"]
-                w("| **%d units: MPGOS best / odegen best** | | | | | **%.2f** (target ≥ 1.5: %s) |" % (
-                    u, ratio, "met" if ratio >= 1.5 else "not met"))
+                rows.append(["**%d units: MPGOS best / odegen best**" % u, "", "", "", "",
+                             "**%.2f** (target ≥ 1.5: %s)" % (ratio, "met" if ratio >= 1.5 else "not met")])
+        table(w, "Side by side with MPGOS's coupled-systems solver (ring of Duffing units, RKCK45 1e-8, an event per unit)",
+              ["units × systems", "odegen layout", "registers / spills / smem", "odegen kernel s", "MPGOS configuration",
+               "MPGOS s"], "lllrlr", rows)
         w("")
         w("MPGOS configurations: t = threads per block, s = systems per block, e = events per unit, d = dense-output "
           "points (500: as the tutorial ships).")
@@ -118,47 +131,42 @@ def main():
     # ---------------------------------------------------------------- C
     C = [r for r in runs if r["tag"] == "C"]
     if C:
-        w("### A medium stiff model (30 species, five stiff clusters, Rodas5P 1e-6) at 2^16 systems")
-        w("")
-        w("| layout | registers / spills / smem | kernel s | systems/s | against one thread |")
-        w("|---|---|---:|---:|---:|")
         ref = next((r for r in C if r["variant"] == "stiff30"), None)
-        for r in sorted(C, key=lambda r: r["seconds"]):
-            w("| %s | %s | %.4g | %.3g | %s |" % (lay(r["build"]), res(r["build"]), r["seconds"], r["N"] / r["seconds"],
-                                                 "%.2f" % (ref["seconds"] / r["seconds"]) if ref else "-"))
+        table(w, "A medium stiff model (30 species, five stiff clusters, Rodas5P 1e-6) at 2^16 systems",
+              ["layout", "registers / spills / smem", "kernel s", "systems/s", "against one thread"], "llrrr",
+              [[lay(r["build"]), res(r["build"]), "%.4g" % r["seconds"], "%.3g" % (r["N"] / r["seconds"]),
+                "%.2f" % (ref["seconds"] / r["seconds"]) if ref else "-"]
+               for r in sorted(C, key=lambda r: r["seconds"])])
         w("")
     # ---------------------------------------------------------------- D
     D = [r for r in runs if r["tag"] == "D"]
     if D:
-        w("### Scans smaller than a wave: one thread against teams of 2 and 4 threads")
-        w("")
-        w("| model | systems | layout | registers / spills | kernel s | against one thread |")
-        w("|---|---:|---|---|---:|---:|")
+        rows = []
         for m in ("valve", "keller_miksis"):
             rs = [r for r in D if r["variant"].startswith(m)]
             ref = next((r for r in rs if r["variant"] == m), None)
             for r in rs:
-                w("| %s | %d | %s | %s | %.4g | %s |" % (m, r["N"], lay(r["build"]), res(r["build"]), r["seconds"],
-                                                         "%.2f" % (ref["seconds"] / r["seconds"]) if ref else "-"))
+                rows.append([m, "%d" % r["N"], lay(r["build"]), res(r["build"]), "%.4g" % r["seconds"],
+                             "%.2f" % (ref["seconds"] / r["seconds"]) if ref else "-"])
+        table(w, "Scans smaller than a wave: one thread against teams of 2 and 4 threads",
+              ["model", "systems", "layout", "registers / spills", "kernel s", "against one thread"], "lrllrr", rows)
         w("")
     # ---------------------------------------------------------------- E
     E = [r for r in runs if r["tag"] == "E"]
     if E:
-        w("### How the cost grows with the number of systems (Duffing chain, RK4, 4 periods)")
-        w("")
-        w("Kernel seconds (and state-steps per second) against the number of systems: flat while the GPU is not "
-          "full, then linear; the knee is one wave (the resident threads, or teams, of every SM).")
-        w("")
         cols = sorted({r["variant"] for r in E}, key=lambda v: (E_states(E, v), v))
-        w("| systems | " + " | ".join("%d states, %s" % (E_states(E, v), lay(E_build(E, v))) for v in cols) + " |")
-        w("|---:|" + "---:|" * len(cols))
+        rows = []
         for n in sorted({r["N"] for r in E}):
             cells = []
             for v in cols:
                 r = next((x for x in E if x["variant"] == v and x["N"] == n), None)
                 cells.append("%.4g s (%.3g)" % (r["seconds"], r["build"]["states"] * r["steps"] / r["seconds"])
                              if r and r["seconds"] > 0 else "-")
-            w("| %d | %s |" % (n, " | ".join(cells)))
+            rows.append(["%d" % n] + cells)
+        table(w, "How the cost grows with the number of systems (Duffing chain, RK4, 4 periods)",
+              ["systems"] + ["%d states, %s" % (E_states(E, v), lay(E_build(E, v))) for v in cols], "r" * (len(cols) + 1),
+              rows, intro="Kernel seconds (and state-steps per second) against the number of systems: flat while the "
+              "GPU is not full, then linear; the knee is one wave (the resident threads, or teams, of every SM).")
         w("")
     if errors:
         w("Errors: " + "; ".join("%s %s: %s" % (e.get("variant", ""), e.get("tag", ""), e["error"]) for e in errors))
