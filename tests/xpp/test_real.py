@@ -21,7 +21,10 @@ to do is in tests/xpp/real/expect.txt, one line a file:
                                   (the reason: e.g. too big to compile here)
     DIRECTIVE  as test_corpus.py's `# corpus:` lines (events=…, K=…, arret),
                and total=T: both programs integrate to T only (a long run
-               made short; the comparison is the same)
+               made short; the comparison is the same); stochastic: the file
+               draws random numbers (wiener, ran, markov, gill), so no run of
+               it can agree with XPPAUT's row for row: the summary's share of
+               agreeing files is of the deterministic ones
 
 The corpus root is $ODEGEN_XPP_REAL, else shared/xpp_real beside the
 checkout (../shared/xpp_real); without it, or without xppaut, the test says
@@ -169,6 +172,10 @@ def main():
               len([r for r in results if r[1][0] == "differs"]),
               len([r for r in results if r[1][0] == "unchecked"]),
               len([r for r in results if r[1][0] == "xppaut-fails"])))
+    determ = [r for r in runs if not r[0][3].get("stochastic")]
+    print("of the %d files XPPAUT runs, %d are deterministic: %d of those agree (%.0f%%)" % (
+        len(runs), len(determ), len([r for r in determ if r[1][0] == "agrees"]),
+        100.0 * len([r for r in determ if r[1][0] == "agrees"]) / max(1, len(determ))))
     print("refused by reason: " + "; ".join("%d %s" % (v, k) for k, v in sorted(reasons.items(), key=lambda kv: -kv[1])))
     failed = [c[0] for c, r in results if r[0] == "FAILED"]
     if missing:
