@@ -683,8 +683,11 @@ enum {
     MODEL_ATTRACTOR_FIXED = 2,      /* period 1 of the recorded sequence: a fixed point (of the flow,
                                        or of the Poincaré or stroboscopic map the integrations make) */
     MODEL_ATTRACTOR_PERIODIC = 3,   /* period 2 … max */
-    MODEL_ATTRACTOR_APERIODIC = 4   /* no period up to max: chaotic, quasi-periodic, a longer period,
+    MODEL_ATTRACTOR_APERIODIC = 4,  /* no period up to max: chaotic, quasi-periodic, a longer period,
                                        or not settled within the transient */
+    MODEL_ATTRACTOR_UNSTABLE = 5    /* NOT an attractor: an unstable equilibrium of the flow (a saddle)
+                                       that its systems reached along its stable manifold, a set of
+                                       measure zero (templates/attractor.h) */
 };
 typedef struct model_attractors model_attractors;
 typedef struct model_attractor {
@@ -702,7 +705,7 @@ typedef struct model_attractor {
 /* The quantities the fingerprint compares (`of=`), as field codes in codes
  * (room for MODEL_NFIELD; may be NULL): their number, or 0 without `attractor`. */
 int model_attractor_quantities(int *codes);
-/* "fixed", "periodic", "aperiodic", "escaped", "failed". */
+/* "fixed", "periodic", "aperiodic", "unstable", "escaped", "failed". */
 const char *model_attractor_kind_name(int kind);
 /* The statement's dist= and match= (0.0 without `attractor`). */
 double model_attractor_dist(void);

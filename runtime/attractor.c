@@ -25,8 +25,8 @@
 
 const char *model_attractor_kind_name(int kind)
 {
-    static const char *const names[] = {"failed", "escaped", "fixed", "periodic", "aperiodic"};
-    return kind >= 0 && kind < 5 ? names[kind] : "?";
+    static const char *const names[] = {"failed", "escaped", "fixed", "periodic", "aperiodic", "unstable"};
+    return kind >= 0 && kind < 6 ? names[kind] : "?";
 }
 
 #if ODE_ATTRACTOR
@@ -45,6 +45,7 @@ double model_attractor_match(void) { return ODE_ATTRACTOR_MATCH; }
 typedef struct OdeAttractor {
     long long slice;
     int label, kind, period;
+    int unstable;                /* an unstable equilibrium (ODE_FP_UNSTABLE): not an attractor */
     long long systems;
     double lambda_sum;
     long long lambda_count;
@@ -161,7 +162,7 @@ static int ode_att_new_label(model_attractors *t, const OdeAttractor *a)
     double best_d = 0;
     for (int r = t->prev_begin; r < t->prev_end; r++) {
         const OdeAttractor *b = &t->rows[r];
-        if (b->label <= 0) continue;
+        if (b->label <= 0 || b->unstable != a->unstable) continue;
         int taken = 0;
         for (int q = t->slice_begin; q < t->nrow && !taken; q++) taken = t->rows[q].label == b->label;
         if (taken) continue;
@@ -183,8 +184,9 @@ static int ode_att_kind(int period)
 static int ode_att_one(model_attractors *t, const ode_real *fp, size_t n, size_t i, int *label)
 {
     const int end = (int)fp[(size_t)ODE_FP_END * n + i];
+    const int unstable = end == ODE_FP_UNSTABLE;   /* settled, at a saddle */
     OdeAttractor *row;
-    if (end != ODE_FP_SETTLED) {
+    if (end != ODE_FP_SETTLED && !unstable) {
         row = &t->rows[t->slice_begin + (end == ODE_FP_ESCAPED ? 0 : 1)];
         row->systems++;
         *label = row->label;
@@ -197,12 +199,13 @@ static int ode_att_one(model_attractors *t, const ode_real *fp, size_t n, size_t
         hi[k] = (double)fp[(size_t)(ODE_FP_HI + k) * n + i];
     }
     int r = t->slice_begin + 2;
-    while (r < t->nrow && !ode_att_matches(&t->rows[r], p, lo, hi)) r++;
+    while (r < t->nrow && !(t->rows[r].unstable == unstable && ode_att_matches(&t->rows[r], p, lo, hi))) r++;
     if (r == t->nrow) {   /* a new attractor */
         OdeAttractor a;
         memset(&a, 0, sizeof a);
         a.slice = t->slice;
         a.period = -1;   /* set below, as for a representative replaced */
+        a.unstable = unstable;
         for (int k = 0; k < ODE_NQ; k++) a.lo[k] = lo[k], a.hi[k] = hi[k];
         a.label = ode_att_new_label(t, &a);
         if (ode_att_push(t, &a) != MODEL_OK) return MODEL_ERR_NOMEM;
@@ -210,7 +213,7 @@ static int ode_att_one(model_attractors *t, const ode_real *fp, size_t n, size_t
     row = &t->rows[r];
     if (row->period < 0 || (row->period == 0 && p > 0)) {   /* the representative */
         row->period = p;
-        row->kind = ode_att_kind(p);
+        row->kind = unstable ? MODEL_ATTRACTOR_UNSTABLE : ode_att_kind(p);
         for (int k = 0; k < ODE_NQ; k++) {
             row->point[k] = (double)fp[(size_t)(ODE_FP_POINT + k) * n + i];
             row->lo[k] = lo[k];
@@ -236,6 +239,62 @@ static int ode_att_slots(const model_solver *s, int *slots)
     return count;
 }
 
+/* The labels of the solver's systems (labels[i] of system i) into every
+ * recorded row's field `attractor`. */
+static void ode_att_put_labels(model_solver *s, const int *labels)
+{
+    int slots[ODE_ALLOC(ODE_NFIELD)];
+    const int nslot = ode_att_slots(s, slots);
+    const size_t n = (size_t)s->n;
+    for (size_t i = 0; i < n; i++)
+        for (int r = 0; r < s->nrec; r++)
+            for (int k = 0; k < nslot; k++)
+                s->rec[((size_t)r * (size_t)s->rec_nfield + (size_t)slots[k]) * n + i] = (ode_real)labels[i];
+}
+
+/* Fingerprints fp[row * n + i] of systems first … first + n - 1 (the next
+ * ones, in order) grouped into the table, their labels kept.  The runner's
+ * chunks come through here, and so do the fingerprints a checkpoint kept
+ * and those other MPI ranks send (runner_attractors.c): the table is a
+ * function of the fingerprints in the order of the systems alone. */
+static int ode_att_group_fp(model_attractors *t, const ode_real *fp, size_t n, long long first, const char **why)
+{
+    *why = NULL;
+    if (first != t->grouped) {
+        *why = "systems not given in order";
+        return MODEL_ERR_ARG;
+    }
+    if (t->grouped > LLONG_MAX - (long long)n) {
+        *why = "too many systems";
+        return MODEL_ERR_ARG;
+    }
+    if (t->grouped + (long long)n > t->labels_cap) {
+        long long cap = t->labels_cap ? t->labels_cap : 1024;
+        while (cap < t->grouped + (long long)n) cap *= 2;
+        int *labels = (int *)realloc(t->labels, (size_t)cap * sizeof(int));
+        if (!labels) {
+            *why = "cannot keep the labels";
+            return MODEL_ERR_NOMEM;
+        }
+        t->labels = labels;
+        t->labels_cap = cap;
+    }
+    for (size_t i = 0; i < n; i++) {
+        const long long system = first + (long long)i;
+        if (t->slice_size > 0 && system / t->slice_size != t->slice &&
+            ode_att_open_slice(t, system / t->slice_size) != MODEL_OK) {
+            *why = "cannot grow the attractor table";
+            return MODEL_ERR_NOMEM;
+        }
+        if (ode_att_one(t, fp, n, i, &t->labels[system]) != MODEL_OK) {
+            *why = "cannot grow the attractor table";
+            return MODEL_ERR_NOMEM;
+        }
+        t->grouped = system + 1;
+    }
+    return MODEL_OK;
+}
+
 int model_attractors_group(model_attractors *t, model_solver *s, long long first)
 {
     int rc = ode_enter(s, __func__);
@@ -246,34 +305,10 @@ int model_attractors_group(model_attractors *t, model_solver *s, long long first
                         t->grouped);
     if (s->nrec == 0 || !s->period || !s->period->fp)
         return ode_fail(s, MODEL_ERR_NODATA, "nothing recorded: the last run or scan recorded no integration");
-    if (t->grouped > LLONG_MAX - s->n) return ode_fail(s, MODEL_ERR_ARG, "too many systems");
-    if (t->grouped + s->n > t->labels_cap) {
-        long long cap = t->labels_cap ? t->labels_cap : 1024;
-        while (cap < t->grouped + s->n) cap *= 2;
-        int *labels = (int *)realloc(t->labels, (size_t)cap * sizeof(int));
-        if (!labels) return ode_fail(s, MODEL_ERR_NOMEM, "cannot keep the labels of %lld systems", cap);
-        t->labels = labels;
-        t->labels_cap = cap;
-    }
-    const ode_real *fp = s->period->fp;
-    int slots[ODE_ALLOC(ODE_NFIELD)];
-    const int nslot = ode_att_slots(s, slots);
-    const size_t n = (size_t)s->n;
-    for (size_t i = 0; i < n; i++) {
-        const long long system = first + (long long)i;
-        if (t->slice_size > 0 && system / t->slice_size != t->slice) {
-            if (ode_att_open_slice(t, system / t->slice_size) != MODEL_OK)
-                return ode_fail(s, MODEL_ERR_NOMEM, "cannot grow the attractor table");
-        }
-        int label;
-        if (ode_att_one(t, fp, n, i, &label) != MODEL_OK)
-            return ode_fail(s, MODEL_ERR_NOMEM, "cannot grow the attractor table");
-        t->labels[system] = label;
-        for (int r = 0; r < s->nrec; r++)
-            for (int k = 0; k < nslot; k++)
-                s->rec[((size_t)r * (size_t)s->rec_nfield + (size_t)slots[k]) * n + i] = (ode_real)label;
-    }
-    t->grouped += (long long)n;
+    const char *why;
+    rc = ode_att_group_fp(t, s->period->fp, (size_t)s->n, first, &why);
+    if (rc != MODEL_OK) return ode_fail(s, rc, "%s", why);
+    ode_att_put_labels(s, t->labels + first);
     return MODEL_OK;
 }
 
@@ -338,6 +373,13 @@ int model_attractors_create(model_attractors **table, long long slice)
     return MODEL_ERR_ARG;
 }
 void model_attractors_free(model_attractors *t) { (void)t; }
+static inline void ode_att_put_labels(model_solver *s, const int *labels) { (void)s, (void)labels; }   /* (MPI's) */
+static int ode_att_group_fp(model_attractors *t, const ode_real *fp, size_t n, long long first, const char **why)
+{
+    (void)t, (void)fp, (void)n, (void)first;
+    *why = "the model has no `attractor` line";
+    return MODEL_ERR_ARG;
+}
 int model_attractors_group(model_attractors *t, model_solver *s, long long first)
 {
     (void)t;

@@ -22,7 +22,11 @@
  *               right after it writes the block to the output, and synced
  *               before the index counts it.  Each block's checksum covers its
  *               descriptor and bytes and continues the one before, so the
- *               last names the whole log.
+ *               last names the whole log.  A run with `attractor` logs after
+ *               each chunk's rows the chunk's side record: its systems'
+ *               fingerprints (templates/attractor.h), from which a resumed
+ *               run groups them again (runner_attractors.c), so that its
+ *               attractor table and labels are an uninterrupted run's.
  *
  * The writer writes blocks in the scan's order, so what is done is always a
  * prefix of the scan, systems [0, done), and a chunk counts as done when
@@ -101,7 +105,8 @@ static uint64_t ode_ck_sum(uint64_t h, const void *data, size_t len)
 /* A block's descriptor (in the log, and in an MPI message). */
 typedef struct OdeLogRecord {
     int64_t first;
-    int32_t nsys, rep0, nrep, unused;
+    int32_t nsys, rep0, nrep;
+    int32_t side;             /* 0: rows; 1: the side record of systems first … (rep0 = nrep = 0) */
     uint64_t bytes;
 } OdeLogRecord;
 
@@ -113,8 +118,10 @@ typedef struct OdeLogEntry {
 
 /* A chunk whose rows are queued for the writer: done when they are in the log. */
 typedef struct OdeCkChunk {
-    long long end;            /* its last system + 1 */
+    long long first, end;     /* its systems */
     model_stats stats;
+    void *side;               /* its side record (logged after its rows), or NULL */
+    size_t side_bytes;
 } OdeCkChunk;
 
 typedef struct OdeCheckpoint {
@@ -126,6 +133,7 @@ typedef struct OdeCheckpoint {
     double every;                   /* seconds between commits (0: after every chunk) */
     long long systems;
     int record;
+    int sides;                      /* each chunk has a side record (`attractor`'s fingerprints) */
     int rows_fd;                    /* FILE.rows, locked */
     int rows_made;                  /* made by this run (removed if it never commits) */
     /* What the checkpoint held when this run started. */
@@ -138,6 +146,7 @@ typedef struct OdeCheckpoint {
     uint64_t replay_check;
     long long replay_system;
     int replay_rep, replay_done;
+    long long replay_sides;         /* systems whose side records were replayed */
     /* Progress, under lock: the writer thread's side. */
     pthread_mutex_t lock;
     int lock_ready;
@@ -656,6 +665,7 @@ static void ode_ck_pop_unlock(OdeCheckpoint *ck)
         ck->done_bytes = ck->log_bytes;
         ck->done_check = ck->log_check;
         ode_ck_stats_add(&ck->stats_done, &h->stats);
+        free(h->side);
         ck->fifo_head = (ck->fifo_head + 1) % ck->fifo_cap;
         ck->fifo_count--;
         popped = 1;
@@ -669,10 +679,15 @@ static void ode_ck_pop_unlock(OdeCheckpoint *ck)
 }
 
 /* A chunk of systems [first, first + count) whose rows are about to be
- * queued for the writer, with its statistics (main thread; in order). */
-static void ode_ck_chunk(OdeCheckpoint *ck, long long first, long long count, const model_stats *st)
+ * queued for the writer, with its statistics and (with ck->sides) its side
+ * record, copied: logged once its rows are (main thread; in order). */
+static void ode_ck_chunk(OdeCheckpoint *ck, long long first, long long count, const model_stats *st, const void *side,
+                         size_t side_bytes)
 {
     if (!ck->on) return;
+    void *copy = NULL;
+    if (ck->sides && !(copy = malloc(side_bytes ? side_bytes : 1))) ode_output_fatal_text("out of memory");
+    if (copy && side_bytes) memcpy(copy, side, side_bytes);
     pthread_mutex_lock(&ck->lock);
     if (ck->fifo_count == ck->fifo_cap) {   /* grow the ring, in order */
         const int cap = ck->fifo_cap ? 2 * ck->fifo_cap : 16;
@@ -688,8 +703,11 @@ static void ode_ck_chunk(OdeCheckpoint *ck, long long first, long long count, co
         ck->fifo_head = 0;
     }
     OdeCkChunk *c = &ck->fifo[(ck->fifo_head + ck->fifo_count++) % ck->fifo_cap];
+    c->first = first;
     c->end = first + count;
     c->stats = *st;
+    c->side = copy;
+    c->side_bytes = side_bytes;
     if (ck->record == 0) ck->written = c->end;   /* no rows to wait for */
     ode_ck_pop_unlock(ck);
 }
@@ -726,26 +744,55 @@ static uint64_t ode_ck_block_check(uint64_t from, const OdeLogRecord *rec, const
     return ode_ck_sum(ode_ck_sum(from, rec, sizeof *rec), data, (size_t)rec->bytes);
 }
 
-/* The writer thread wrote a block to the output (OdeOutput.written): into
- * the log, and the chunks it completes are done. */
-static int ode_ck_written(void *context, const OdeBlock *b, char *detail, size_t size)
+/* Appends an entry (descriptor rec, then data) to the log (the writer thread's alone). */
+static int ode_ck_log(OdeCheckpoint *ck, const OdeLogRecord *rec, const void *data, char *detail, size_t size)
 {
-    OdeCheckpoint *ck = (OdeCheckpoint *)context;
-    if (b->nsys == 0 || b->first < ck->resumed) return 0;   /* the header; a replayed block */
     OdeLogEntry entry;
     memset(&entry, 0, sizeof entry);
-    entry.rec = ode_ck_record(b);
-    entry.check = ode_ck_block_check(ck->log_check, &entry.rec, b->data);   /* (log_check: this thread's alone) */
+    entry.rec = *rec;
+    entry.check = ode_ck_block_check(ck->log_check, &entry.rec, data);   /* (log_check: this thread's alone) */
     int err = ode_ck_append(ck->rows_fd, &entry, sizeof entry);
-    if (!err) err = ode_ck_append(ck->rows_fd, b->data, b->bytes);
+    if (!err) err = ode_ck_append(ck->rows_fd, data, (size_t)rec->bytes);
     if (err) {
         snprintf(detail, size, "cannot write checkpoint '%s': %s", ck->rows_path, strerror(err));
         return err;
     }
     pthread_mutex_lock(&ck->lock);
-    ck->log_bytes += sizeof entry + b->bytes;
+    ck->log_bytes += sizeof entry + rec->bytes;
     ck->log_check = entry.check;
-    if (b->rep0 + b->nrep == ck->record) ck->written = b->first + b->nsys;
+    pthread_mutex_unlock(&ck->lock);
+    return 0;
+}
+
+/* The writer thread wrote a block to the output (OdeOutput.written): into
+ * the log, then the side record of the chunk whose rows it completes, and
+ * that chunk is done. */
+static int ode_ck_written(void *context, const OdeBlock *b, char *detail, size_t size)
+{
+    OdeCheckpoint *ck = (OdeCheckpoint *)context;
+    if (b->nsys == 0 || b->first < ck->resumed) return 0;   /* the header; a replayed block */
+    const OdeLogRecord rows = ode_ck_record(b);
+    int err = ode_ck_log(ck, &rows, b->data, detail, size);
+    if (err) return err;
+    const int complete = b->rep0 + b->nrep == ck->record;
+    OdeLogRecord side;
+    memset(&side, 0, sizeof side);
+    const void *side_data = NULL;
+    pthread_mutex_lock(&ck->lock);
+    for (int j = 0; complete && j < ck->fifo_count; j++) {   /* (the chunk stays queued until written says so) */
+        const OdeCkChunk *c = &ck->fifo[(ck->fifo_head + j) % ck->fifo_cap];
+        if (c->end == b->first + b->nsys && c->side) {
+            side.first = c->first;
+            side.nsys = (int32_t)(c->end - c->first);
+            side.side = 1;
+            side.bytes = c->side_bytes;
+            side_data = c->side;
+        }
+    }
+    pthread_mutex_unlock(&ck->lock);
+    if (side_data && (err = ode_ck_log(ck, &side, side_data, detail, size))) return err;
+    pthread_mutex_lock(&ck->lock);
+    if (complete) ck->written = b->first + b->nsys;
     ode_ck_pop_unlock(ck);
     return 0;
 }
@@ -902,9 +949,10 @@ static int ode_ck_damaged(const OdeCheckpoint *ck, char *error, size_t size, con
 /* The next block of the resumed rows, read into *b (its data grown as
  * needed) and checked: its checksum, and that it holds the rows that come
  * next; after the last, that they are the rows of the systems the index says
- * are done, with the index's checksum.  Returns 1, or 0 when all are given
- * (or there were none), or -1 after a read error or a failed check (message
- * in error).  The caller queues it for the writer (ode_output_put), which
+ * are done, with the index's checksum.  Returns 1 (rows), 2 (a chunk's side
+ * record: the caller groups its fingerprints), or 0 when all are given (or
+ * there were none), or -1 after a read error or a failed check (message in
+ * error).  The caller queues it for the writer (ode_output_put), which
  * writes it again but does not log it again. */
 static int ode_ck_replay(OdeCheckpoint *ck, OdeBlock *b, char *error, size_t size)
 {
@@ -916,6 +964,11 @@ static int ode_ck_replay(OdeCheckpoint *ck, OdeBlock *b, char *error, size_t siz
         if (ck->record > 0 && (held != ck->resumed || ck->replay_rep != 0)) {
             snprintf(what, sizeof what, "its index says %lld systems are done, but '%s' holds the rows of %lld%s",
                      ck->resumed, ck->rows_path, held, ck->replay_rep ? " (the last one in part)" : "");
+            return ode_ck_damaged(ck, error, size, what);
+        }
+        if (ck->sides && ck->replay_sides != ck->resumed) {
+            snprintf(what, sizeof what, "its index says %lld systems are done, but '%s' holds the attractors' "
+                     "fingerprints of %lld", ck->resumed, ck->rows_path, ck->replay_sides);
             return ode_ck_damaged(ck, error, size, what);
         }
         if (ck->replay_check != ck->resumed_check) {
@@ -946,6 +999,24 @@ static int ode_ck_replay(OdeCheckpoint *ck, OdeBlock *b, char *error, size_t siz
         snprintf(what, sizeof what, "the block at byte %llu of '%s' (systems %lld to %lld) does not match its checksum",
                  at, ck->rows_path, (long long)rec->first, (long long)rec->first + rec->nsys - 1);
         return ode_ck_damaged(ck, error, size, what);
+    }
+    if (rec->side) {   /* a chunk's side record: right after its rows, of the systems after the last one's */
+        if (!ck->sides || rec->side != 1 || rec->first != ck->replay_sides || rec->nsys < 1 || rec->rep0 || rec->nrep ||
+            rec->first + (long long)rec->nsys != ck->replay_system || ck->replay_rep != 0) {
+            snprintf(what, sizeof what, "the block at byte %llu of '%s' holds %s of systems %lld to %lld, where %s", at,
+                     ck->rows_path, ck->sides ? "fingerprints" : "a side record", (long long)rec->first,
+                     (long long)rec->first + rec->nsys - 1,
+                     ck->sides ? "they do not come next" : "this run keeps none");
+            return ode_ck_damaged(ck, error, size, what);
+        }
+        ck->replay_sides = rec->first + rec->nsys;
+        ck->replay_check = entry.check;
+        b->first = rec->first;
+        b->nsys = rec->nsys;
+        b->rep0 = b->nrep = 0;
+        b->bytes = (size_t)rec->bytes;
+        ck->replay_at += sizeof entry + rec->bytes;
+        return 2;
     }
     /* Its place: the rows that come next, whole systems or one system's next reps, all of them done. */
     const int whole = rec->rep0 == 0 && rec->nrep == ck->record;
@@ -1006,6 +1077,7 @@ static void ode_ck_free(OdeCheckpoint *ck)
     if (ode_ck_pipe_write >= 0) close(ode_ck_pipe_write);
     ode_ck_pipe_write = -1;
     if (ck->lock_ready) pthread_mutex_destroy(&ck->lock);
+    for (int j = 0; j < ck->fifo_count; j++) free(ck->fifo[(ck->fifo_head + j) % ck->fifo_cap].side);
     free(ck->fifo);
     free(ck->path);
     free(ck->rows_path);

@@ -22,8 +22,18 @@
  *   worker → 0   DONE     OdeDone                            a chunk's statistics; how many BLOCKs follow
  *   worker → 0   BLOCK    the bytes, then an OdeLogRecord    rows of that chunk, in order
  *   worker → 0   FAIL     OdeFail                            it failed: the chunk and the message
- * A worker sends a chunk's DONE and BLOCKs before it asks for more, so rank
- * 0 knows which chunk each rank's next BLOCK belongs to.  Every wait polls
+ *   worker → 0   PRINTS   fingerprints, then an OdePrints   `attractor`: a chunk's fingerprints
+ *   0 → worker   LABELS   int 1, then the chunk's labels     when it asked for them (int 0: none
+ *                                                           will come, after a failure)
+ * A worker sends a chunk's DONE (PRINTS) and BLOCKs before it asks for more,
+ * so rank 0 knows which chunk each rank's next BLOCK belongs to.
+ *
+ * With `attractor` (grouping on), rank 0 groups the chunks' fingerprints
+ * into its attractor table in the order of the chunks, as one process does,
+ * as soon as every chunk before has been grouped (sink_group), and sends a
+ * chunk's labels back to the worker that asked for them: a worker whose
+ * rows hold the field `attractor` waits for them before it prepares its
+ * rows.  A chunk goes to the output only once it is grouped.  Every wait polls
  * and sleeps: a rank that waits uses no CPU (MPI's blocking calls spin); in
  * the runner it also watches the other ranks (mpi_watch.c: a rank that
  * stops answering is reported, and with --mpi-timeout ends the job).
@@ -43,7 +53,7 @@
 #include <string.h>
 #include <time.h>
 
-enum { ODE_TAG_REQUEST = 7001, ODE_TAG_ASSIGN, ODE_TAG_DONE, ODE_TAG_BLOCK, ODE_TAG_FAIL };
+enum { ODE_TAG_REQUEST = 7001, ODE_TAG_ASSIGN, ODE_TAG_DONE, ODE_TAG_BLOCK, ODE_TAG_FAIL, ODE_TAG_PRINTS, ODE_TAG_LABELS };
 
 typedef struct OdeAssign {
     long long index;           /* the chunk's number, in the order handed out; -1: no more */
@@ -64,6 +74,11 @@ typedef struct OdeFail {
     char text[600];
 } OdeFail;
 
+typedef struct OdePrints {     /* trails a PRINTS message's fingerprints */
+    long long index;
+    long long want;            /* 1: the worker waits for the chunk's labels */
+} OdePrints;
+
 /* ------------------------------------------------------------------ the manager (rank 0) */
 
 typedef struct OdeHeld {       /* a block that came before its turn */
@@ -79,6 +94,11 @@ typedef struct OdeMChunk {     /* a chunk handed out, until written */
     OdeDone stats;
     long long fed;             /* its blocks given to the sink */
     OdeHeld *head, *tail;
+    char *prints;              /* its fingerprints (grouping on), until written */
+    size_t prints_bytes;
+    int want;                  /* its worker waits for its labels */
+    int answered;              /* they were sent (or that none will come) */
+    int *local_labels;         /* rank 0's own worker: [0] 1 (or 0: none), then its labels */
 } OdeMChunk;
 
 typedef struct OdeMRank {
@@ -95,6 +115,8 @@ typedef struct OdeManager {
     long long next_first, end;  /* systems still to hand out: [next_first, end) */
     long long chunk;            /* systems per chunk, at most */
     long long handed, written;  /* chunks handed out; chunks given to the sink, in order */
+    long long grouped;          /* chunks whose fingerprints were grouped, in order (grouping on) */
+    int grouping;
     int window;
     OdeMChunk *ring;            /* chunk j at ring[j % window] */
     OdeMRank *ranks;
@@ -108,6 +130,10 @@ typedef struct OdeManager {
     int (*sink_replay)(void *sink);
     void (*sink_chunk)(void *sink, const OdeMChunk *c);
     void (*sink_block)(void *sink, OdeBlock *b);
+    /* With grouping: chunk c's fingerprints (c->prints) grouped, in order;
+     * their labels into labels[c->count] when not NULL.  0, or non-zero
+     * with the message in error. */
+    int (*sink_group)(void *sink, const OdeMChunk *c, int *labels, char *error, size_t size);
     int replaying;
     /* Rank 0's own worker, when it computes: through memory, under lock. */
     int local;
@@ -150,6 +176,7 @@ static int ode_mgr_init(OdeManager *m, MPI_Comm comm, long long begin, long long
 static void ode_mgr_free(OdeManager *m)
 {
     for (int j = 0; m->ring && j < m->window; j++) {
+        free(m->ring[j].prints);
         for (OdeHeld *h = m->ring[j].head, *next; h; h = next) {
             next = h->next;
             free(h->block.data);
@@ -205,6 +232,7 @@ static int ode_mgr_answer(OdeManager *m, int k)
         a.first = m->next_first;
         a.count = count;
         OdeMChunk *c = &m->ring[m->handed % m->window];
+        free(c->prints);   /* (a written chunk's, kept after a failure) */
         memset(c, 0, sizeof *c);
         c->first = a.first;
         c->count = count;
@@ -261,9 +289,60 @@ static void ode_mgr_hold(OdeManager *m, long long j, OdeBlock *b)
     m->held_bytes += h->block.bytes;
 }
 
+/* Chunk c's labels (or, answer 0, word that none will come) to the worker
+ * that waits for them.  Under lock. */
+static void ode_mgr_answer_labels(OdeManager *m, OdeMChunk *c, int *labels, int answer)
+{
+    c->answered = 1;
+    if (!c->want) return;
+    if (c->owner == 0 && m->local) {
+        c->local_labels[0] = answer;
+        if (answer) memcpy(c->local_labels + 1, labels + 1, sizeof(int) * (size_t)c->count);
+        pthread_cond_broadcast(&m->wake);
+        return;
+    }
+    const int none = 0;
+    const int sent = answer ? MPI_Send(labels, (int)c->count + 1, MPI_INT, c->owner, ODE_TAG_LABELS, m->comm)
+                            : MPI_Send(&none, 1, MPI_INT, c->owner, ODE_TAG_LABELS, m->comm);
+    if (sent != MPI_SUCCESS) ode_mgr_failed(m, c->owner, -1, "lost (MPI_Send failed)");
+}
+
+/* With grouping: the chunks whose fingerprints came, grouped in order, their
+ * labels sent to whoever waits for them; after a failure, those that can no
+ * longer be grouped answered with none.  Under lock. */
+static int ode_mgr_group(OdeManager *m)
+{
+    if (!m->grouping || m->replaying) return 0;
+    int progress = 0;
+    while (m->grouped < m->handed && (!m->failed || (m->failed_chunk >= 0 && m->grouped < m->failed_chunk))) {
+        OdeMChunk *c = &m->ring[m->grouped % m->window];
+        if (!c->prints) break;
+        int *labels = c->want ? (int *)malloc(sizeof(int) * (size_t)(c->count + 1)) : NULL;
+        char error[600] = "out of memory for the labels";
+        if ((c->want && !labels) || m->sink_group(m->sink, c, labels ? labels + 1 : NULL, error, sizeof error)) {
+            free(labels);
+            ode_mgr_failed(m, 0, m->grouped, error);
+            break;
+        }
+        if (labels) labels[0] = 1;
+        ode_mgr_answer_labels(m, c, labels, 1);
+        free(labels);
+        m->grouped++;
+        progress = 1;
+    }
+    for (long long j = m->grouped; m->failed && j < m->handed; j++) {
+        OdeMChunk *c = &m->ring[j % m->window];
+        if (c->prints && !c->answered) {
+            ode_mgr_answer_labels(m, c, NULL, 0);
+            progress = 1;
+        }
+    }
+    return progress;
+}
+
 /* Gives the sink what is ready, in order: the resumed rows first, then each
- * chunk whose DONE came (its statistics, then its blocks as they come).
- * Under lock. */
+ * chunk whose DONE came (and, grouping, that is grouped: its statistics,
+ * then its blocks as they come).  Under lock. */
 static int ode_mgr_pump(OdeManager *m)
 {
     int progress = 0;
@@ -273,9 +352,10 @@ static int ode_mgr_pump(OdeManager *m)
         if (more <= 0) m->replaying = 0;
         return 1;
     }
+    progress |= ode_mgr_group(m);
     while (m->written < m->handed) {
         OdeMChunk *c = &m->ring[m->written % m->window];
-        if (!c->done) break;
+        if (!c->done || (m->grouping && m->written >= m->grouped)) break;
         if (!c->given) {
             if (m->sink_chunk) m->sink_chunk(m->sink, c);
             c->given = 1;
@@ -293,6 +373,8 @@ static int ode_mgr_pump(OdeManager *m)
             progress = 1;
         }
         if (c->fed < c->stats.nblocks) break;
+        free(c->prints);
+        c->prints = NULL;
         m->written++;
         pthread_cond_broadcast(&m->wake);
     }
@@ -308,6 +390,22 @@ static int ode_mgr_over(const OdeManager *m)
         if (!rk->finished || rk->outstanding > 0 || rk->left > 0) return 0;
     }
     return m->failed || (m->written == m->handed && m->next_first >= m->end && !m->replaying);
+}
+
+/* Chunk p->index's fingerprints from rank k (their buffer taken; with
+ * labels, where rank 0's own worker wants them).  Under lock. */
+static void ode_mgr_prints(OdeManager *m, int k, const OdePrints *p, char *data, size_t bytes, int *labels)
+{
+    OdeMChunk *c = p->index >= m->written && p->index < m->handed ? &m->ring[p->index % m->window] : NULL;
+    if (!c || c->owner != k || c->prints) {
+        free(data);
+        if (!m->failed) ode_mgr_failed(m, k, -1, "sent fingerprints of a chunk it does not hold");
+        return;
+    }
+    c->prints = data;
+    c->prints_bytes = bytes;
+    c->want = p->want != 0;
+    c->local_labels = labels;
 }
 
 /* Receives what rank k has sent, as long as it can be taken now.  Under lock. */
@@ -357,6 +455,10 @@ static int ode_mgr_receive(OdeManager *m, int k)
             b.cap = (size_t)bytes;
             ode_mgr_hold(m, rk->sending, &b);
             if (--rk->left == 0) rk->sending = -1;
+        } else if (st.MPI_TAG == ODE_TAG_PRINTS && bytes >= (int)sizeof(OdePrints) && m->grouping) {
+            OdePrints p;   /* (the descriptor trails the fingerprints) */
+            memcpy(&p, buf + bytes - (int)sizeof p, sizeof p);
+            ode_mgr_prints(m, k, &p, buf, (size_t)bytes - sizeof p, NULL);
         } else if (st.MPI_TAG == ODE_TAG_FAIL && bytes == (int)sizeof(OdeFail)) {
             OdeFail f;
             memcpy(&f, buf, sizeof f);
@@ -487,6 +589,40 @@ static void ode_link_local_block(OdeLink *l, long long j, OdeBlock *b)
     while (j != m->written && m->held_bytes >= m->budget && !m->failed) pthread_cond_wait(&m->wake, &m->lock);
     ode_mgr_hold(m, j, b);
     pthread_mutex_unlock(&m->lock);
+}
+
+/* Chunk a's fingerprints to rank 0; with labels (room for a->count + 1),
+ * waits for the chunk's labels, which come at labels[1 …].  0, or -1 when
+ * none will come (a failure elsewhere) or MPI failed. */
+static int ode_link_prints(OdeLink *l, const OdeAssign *a, const void *fp, size_t bytes, int *labels)
+{
+    OdePrints p;
+    memset(&p, 0, sizeof p);
+    p.index = a->index;
+    p.want = labels != NULL;
+    char *buf = (char *)malloc(bytes + sizeof p);
+    if (!buf) return -1;
+    if (bytes) memcpy(buf, fp, bytes);
+    memcpy(buf + bytes, &p, sizeof p);
+    OdeManager *m = l->m;
+    if (m) {   /* rank 0's own worker: through memory */
+        pthread_mutex_lock(&m->lock);
+        if (labels) labels[0] = -1;   /* not answered yet */
+        ode_mgr_prints(m, 0, &p, buf, bytes, labels);   /* (takes buf) */
+        pthread_cond_broadcast(&m->wake);
+        while (labels && labels[0] < 0 && !m->failed) pthread_cond_wait(&m->wake, &m->lock);
+        const int got = !labels || labels[0] == 1;
+        pthread_mutex_unlock(&m->lock);
+        return got ? 0 : -1;
+    }
+    MPI_Request recv = MPI_REQUEST_NULL, send;
+    int rc = 0;
+    if (labels && MPI_Irecv(labels, (int)a->count + 1, MPI_INT, 0, ODE_TAG_LABELS, l->comm, &recv) != MPI_SUCCESS) rc = -1;
+    if (!rc && MPI_Isend(buf, (int)(bytes + sizeof p), MPI_BYTE, 0, ODE_TAG_PRINTS, l->comm, &send) != MPI_SUCCESS) rc = -1;
+    if (!rc) rc = ode_watch_wait(&send, "sending the attractors' fingerprints to rank 0");
+    free(buf);
+    if (!rc && labels) rc = ode_watch_wait(&recv, "waiting for the attractors' labels from rank 0");
+    return rc || (labels && labels[0] != 1) ? -1 : 0;
 }
 
 static void ode_link_fail(OdeLink *l, long long index, const char *text)

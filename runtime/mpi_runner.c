@@ -236,10 +236,31 @@ static int ode_mpi_finish(void *ctx, int slot, const OdeAssign *a, OdeDone *d, c
 /* The chunk's rows, prepared a group of blocks at a time (one per thread),
  * to rank 0: through memory on rank 0, as BLOCK messages elsewhere (each
  * buffer sent while the next group is prepared). */
+/* `attractor`: the chunk's fingerprints to rank 0, which groups them in the
+ * order of the chunks; where the rows hold the field `attractor`, their
+ * labels come back and go into the rows before they are prepared. */
+static int ode_mpi_prints(OdeMpiRun *run, int slot, const OdeAssign *a, OdeLink *l, char *error, size_t size)
+{
+    if (!ode_att_wanted(run->job.r)) return 0;
+    model_solver *s = run->job.chunks.solver[slot];
+    size_t bytes;
+    const void *fp = ode_att_fingerprints(s, &bytes);
+    int recorded = 0;   /* the rows hold the labels */
+    for (int f = 0; f < run->job.r->nfield; f++) recorded |= run->job.r->fields[f] == ODE_NFIELD - 1;
+    int *labels = recorded ? (int *)malloc(sizeof(int) * (size_t)(a->count + 1)) : NULL;
+    int rc = recorded && !labels ? -1 : ode_link_prints(l, a, fp, bytes, labels);
+    if (!rc && labels) ode_att_put_labels(s, labels + 1);
+    free(labels);
+    if (rc) snprintf(error, size, "no attractor labels for systems %lld to %lld from rank 0", a->first,
+                     a->first + a->count - 1);
+    return rc ? 1 : 0;
+}
+
 static int ode_mpi_deliver(void *ctx, int slot, const OdeAssign *a, OdeLink *l, char *error, size_t size)
 {
     OdeMpiRun *run = (OdeMpiRun *)ctx;
     const OdeFormat *format = run->job.format;
+    if (ode_mpi_prints(run, slot, a, l, error, size)) return 1;
     OdeChunkView view;
     OdeCut cut;
     ode_mpi_cut(run, slot, a, &view, &cut);
@@ -304,7 +325,7 @@ static void ode_mpi_sink_chunk(void *sink, const OdeMChunk *c)
     ode_ck_stats_add(&job->sum, &st);
     job->integration += c->stats.seconds;
     job->progress.finished += c->count;
-    ode_ck_chunk(&job->ck, c->first, c->count, &st);
+    ode_ck_chunk(&job->ck, c->first, c->count, &st, c->prints, c->prints_bytes);
     const double now = ode_clock();
     if (job->progress.on == ODE_PROGRESS_LOG || (job->progress.on && now - run->progress_shown >= 0.1)) {
         ode_progress(&job->progress, 0, 0);
@@ -319,9 +340,21 @@ static int ode_mpi_sink_replay(void *sink)
     OdeMpiRun *run = (OdeMpiRun *)sink;
     char error[600];
     const int got = ode_ck_replay(&run->job.ck, &run->replay, error, sizeof error);
-    if (got == 1) ode_output_put(&run->out, &run->replay);
     if (got < 0) fprintf(stderr, "%s: error: %s\n", ODE_MODEL_NAME, error);
-    return got;
+    if (got > 0 && ode_job_replayed(&run->job, &run->out, &run->replay, got)) {
+        fprintf(stderr, "%s: error: %s\n", ODE_MODEL_NAME, ode_last_error);
+        return -1;
+    }
+    return got > 0 ? 1 : got;
+}
+
+/* `attractor`: chunk c's fingerprints grouped into rank 0's table, in order. */
+static int ode_mpi_sink_group(void *sink, const OdeMChunk *c, int *labels, char *error, size_t size)
+{
+    OdeMpiRun *run = (OdeMpiRun *)sink;
+    if (!ode_att_group_kept(run->job.attractors, c->first, (int)c->count, c->prints, c->prints_bytes, labels)) return 0;
+    snprintf(error, size, "%s", ode_last_error);
+    return 1;
 }
 
 /* ------------------------------------------------------------------ the run */
@@ -371,6 +404,8 @@ static int ode_mpi_rank0(OdeMpiRun *run, int computes)
     run->mgr.sink_chunk = ode_mpi_sink_chunk;
     run->mgr.sink_block = ode_mpi_sink_block;
     run->mgr.sink_replay = ode_mpi_sink_replay;
+    run->mgr.sink_group = ode_mpi_sink_group;
+    run->mgr.grouping = job->attractors != NULL;
     run->mgr.replaying = job->ck.on;
     return status;
 }
@@ -388,7 +423,9 @@ static int ode_mpi_close(OdeMpiRun *run, int status)
         status = 1;
     }
     if (job->progress.shown) fputs("\r\033[K", stderr);
+    if (!status) status = ode_att_rows(job->attractors, job->r, &job->info);   /* (the HDF5 output writes them) */
     if (!status && ode_output_close(&run->out)) status = ode_runtime("%s", run->out.error);
+    if (!status) status = ode_att_write_csv(job->attractors, job->r);
     run->output_seconds = run->out.prepare_seconds + run->out.write_seconds;
     ode_output_free(&run->out);
     const int ck_status = ode_ck_finish(&job->ck, status == 0, ode_runtime);
@@ -444,15 +481,13 @@ static int ode_mpi_phases(OdeMpiRun *run, OdeRunner *r, int threads_ok)
                                  "or --backend cpu");
     }
     if (!status) status = ode_mpi_agree(run, ode_traj_refused(r, "MPI") ? ODE_EXIT_USAGE : 0);
-    if (!status && model_attractor_quantities(NULL) > 0 && r->record > 0)   /* (runner_attractors.c) */
-        status = ode_mpi_agree(run, run->rank == 0 ? ode_usage("`attractor` under MPI: its table is grouped by one "
-                                                               "process only yet; run without mpirun") : ODE_EXIT_USAGE);
     if (!status) status = ode_mpi_agree(run, run->rank == 0 ? ode_job_checkpoint(job) : 0);
     if (!status) {
         ode_mpi_bcast(&job->chunks.begin, 1, MPI_LONG_LONG, run->comm, "agreeing on the run");
         status = ode_mpi_chunks(run, workers);
     }
     if (!status) status = ode_mpi_agree(run, ode_job_solvers(job));
+    if (!status) status = ode_mpi_agree(run, run->rank == 0 ? ode_att_open(&job->attractors, r) : 0);   /* rank 0 groups */
     for (int j = 0; !status && ode_watch.on && run->rank != 0 && j < job->chunks.slots; j++)
         model_solver_set_progress(job->chunks.solver[j], ode_watch_progress, NULL);   /* signs of life */
     if (!status) {
@@ -501,6 +536,7 @@ static int ode_mpi_phases(OdeMpiRun *run, OdeRunner *r, int threads_ok)
         if (!status && run->rank == 0 && !r->quiet) {
             job->integration /= workers > 0 ? workers : 1;
             ode_job_summary(job, run->output_seconds, job->device);
+            ode_att_summary(job->attractors);
         }
         if (!status && run->rank == 0) ode_job_warnings(job);
     }

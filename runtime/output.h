@@ -41,7 +41,7 @@ typedef struct OdeAttractorRows {
     const long long *slice;          /* [nrow] each */
     const double *slice_value;       /* the sliced parameter's value (NaN without slices) */
     const int *label, *period;
-    const char *const *kind;         /* "fixed", "periodic", "aperiodic", "escaped", "failed" */
+    const char *const *kind;         /* "fixed", "periodic", "aperiodic", "unstable", "escaped", "failed" */
     const double *lambda1;
     const long long *systems;
     const double *fraction, *fraction_err;

@@ -972,7 +972,11 @@ static int ode_traj_refused(const OdeRunner *r, const char *with);
 
 typedef struct OdeAttractorRun OdeAttractorRun;
 static int ode_att_open(OdeAttractorRun **ar, const OdeRunner *r);
+static int ode_att_wanted(const OdeRunner *r);
 static int ode_att_chunk(OdeAttractorRun *ar, model_solver *s, long long first);
+static const void *ode_att_fingerprints(const model_solver *s, size_t *bytes);
+static int ode_att_group_kept(OdeAttractorRun *ar, long long first, int nsys, const void *data, size_t bytes,
+                              int *labels);
 static int ode_att_rows(OdeAttractorRun *ar, const OdeRunner *r, OdeRunInfo *info);
 static void ode_att_summary(const OdeAttractorRun *ar);
 static int ode_att_write_csv(const OdeAttractorRun *ar, const OdeRunner *r);
@@ -1640,6 +1644,7 @@ static int ode_job_checkpoint(OdeJob *job)
     if (!status) {
         job->chunks.begin = job->ck.resumed;
         job->sum = job->ck.stats_resumed;
+        job->ck.sides = ode_att_wanted(r);   /* each chunk's fingerprints are kept after its rows */
     }
     return status;
 }
@@ -1769,16 +1774,27 @@ static int ode_job_output(OdeJob *job, OdeOutput *out)
     return 0;
 }
 
+/* A resumed checkpoint's block (ode_ck_replay gave `got`): rows are queued
+ * for the writer, a chunk's fingerprints grouped into the attractor table
+ * as they were when the chunk was done.  0 or an exit status. */
+static int ode_job_replayed(OdeJob *job, OdeOutput *out, OdeBlock *b, int got)
+{
+    if (got == 1) ode_output_put(out, b);
+    if (got == 2) return ode_att_group_kept(job->attractors, b->first, b->nsys, b->data, b->bytes, NULL);
+    return 0;
+}
+
 /* The resumed checkpoint's rows, queued for the writer before any other. */
 static int ode_job_replay(OdeJob *job, OdeOutput *out)
 {
     OdeBlock b;
     memset(&b, 0, sizeof b);
     char error[600];
-    int got;
-    while ((got = ode_ck_replay(&job->ck, &b, error, sizeof error)) == 1) ode_output_put(out, &b);
+    int got = 0, status = 0;
+    while (!status && (got = ode_ck_replay(&job->ck, &b, error, sizeof error)) > 0)
+        status = ode_job_replayed(job, out, &b, got);
     free(b.data);
-    return got < 0 ? ode_runtime("%s", error) : 0;
+    return status ? status : got < 0 ? ode_runtime("%s", error) : 0;
 }
 
 /* The chunk loop: chunk k integrates (on the GPU: k and k+1 at once) while
@@ -1802,10 +1818,12 @@ static int ode_job_loop(OdeJob *job, OdeOutput *out)
         job->integration = job->backend == MODEL_BACKEND_GPU ? ode_clock() - t_first : job->integration + s->kernel_seconds;
         ode_ck_stats_add(&job->sum, &st);
         job->progress.finished += s->n;
-        ode_ck_chunk(&job->ck, ode_chunk_first(c, k), s->n, &st);
-        OdeChunkView view;
         status = ode_att_chunk(job->attractors, s, ode_chunk_first(c, k));   /* the labels, before the rows go */
         if (status) return status;
+        size_t fp_bytes;
+        const void *fp = ode_att_fingerprints(s, &fp_bytes);
+        ode_ck_chunk(&job->ck, ode_chunk_first(c, k), s->n, &st, fp, fp_bytes);
+        OdeChunkView view;
         ode_chunk_view(s, r, ode_chunk_first(c, k), &view);
         if (ode_output_chunk(out, &view)) return ode_runtime("%s", out->error);
         status = ode_traj_write(c->traj, s, r, ode_chunk_first(c, k), s->n);

@@ -99,14 +99,14 @@ static long long ode_att_slice_size(const OdeRunner *r, int *axis)
     return size;
 }
 
+/* Whether the run makes an attractor table (`attractor`, and records). */
+static int ode_att_wanted(const OdeRunner *r) { return model_attractor_quantities(NULL) > 0 && r->record > 0; }
+
 /* Before the chunk loop: the table (*arp NULL without `attractor` or records). */
 static int ode_att_open(OdeAttractorRun **arp, const OdeRunner *r)
 {
     *arp = NULL;
-    if (model_attractor_quantities(NULL) == 0 || r->record == 0) return 0;
-    if (r->checkpoint)
-        return ode_usage("--checkpoint with `attractor`: the attractor table is not kept in checkpoints yet; "
-                         "run without --checkpoint");
+    if (!ode_att_wanted(r)) return 0;
     OdeAttractorRun *ar = *arp = (OdeAttractorRun *)calloc(1, sizeof *ar);
     if (!ar) return ode_runtime("out of memory");
     ar->slice = ode_att_slice_size(r, &ar->slice_axis);
@@ -129,6 +129,32 @@ static int ode_att_chunk(OdeAttractorRun *ar, model_solver *s, long long first)
 {
     if (!ar) return 0;
     return model_attractors_group(ar->table, s, first) == MODEL_OK ? 0 : ode_runtime("%s", model_solver_error(s));
+}
+
+/* A finished chunk's fingerprints (ODE_FP_ROWS × its systems), as a
+ * checkpoint keeps them after its rows and an MPI rank sends them to rank 0;
+ * NULL (0 bytes) without `attractor`. */
+static const void *ode_att_fingerprints(const model_solver *s, size_t *bytes)
+{
+    const int on = ODE_FP_ROWS > 0 && s->period && s->period->fp;
+    *bytes = on ? (size_t)ODE_FP_ROWS * (size_t)s->n * sizeof(ode_real) : 0;
+    return on ? s->period->fp : NULL;
+}
+
+/* Fingerprints of systems first … first + nsys - 1 (a resumed checkpoint's,
+ * or another rank's chunk), grouped as the chunk that made them was: the
+ * next systems in order.  Their labels into labels[nsys] when not NULL. */
+static int ode_att_group_kept(OdeAttractorRun *ar, long long first, int nsys, const void *data, size_t bytes,
+                              int *labels)
+{
+    if (!ar || nsys < 1 || bytes != (size_t)ODE_FP_ROWS * (size_t)nsys * sizeof(ode_real))
+        return ode_runtime("the fingerprints of systems %lld to %lld are %zu bytes, not %zu", first,
+                           first + nsys - 1, bytes, (size_t)ODE_FP_ROWS * (size_t)(nsys > 0 ? nsys : 0) * sizeof(ode_real));
+    const char *why;
+    if (ode_att_group_fp(ar->table, (const ode_real *)data, (size_t)nsys, first, &why) != MODEL_OK)
+        return ode_runtime("grouping the attractors of systems %lld to %lld: %s", first, first + nsys - 1, why);
+    return labels ? (model_attractors_labels(ar->table, first, nsys, labels) == MODEL_OK ? 0 : ode_runtime("labels"))
+                  : 0;
 }
 
 /* The table as the outputs take it (info->attractors). */
@@ -211,6 +237,12 @@ static void ode_att_summary(const OdeAttractorRun *ar)
             fprintf(stderr, "%s%.6g", k ? ", " : " ", t->point[(size_t)row * (size_t)t->nq + (size_t)k]);
         fputc('\n', stderr);
     }
+    for (int row = 0; row < t->nrow; row++)
+        if (t->systems[row] > 0 && strcmp(t->kind[row], "unstable") == 0)
+            fprintf(stderr, "%s: label %d is not an attractor: an unstable equilibrium (the Jacobian there has an "
+                            "eigenvalue of positive real part) that its %lld systems reached along its stable manifold, "
+                            "on which they started (a set of measure zero, such as a symmetry axis of the grid)\n",
+                    ODE_MODEL_NAME, t->label[row], t->systems[row]);
     if (t->nslice && t->box)
         fprintf(stderr, "%s: basin entropy S_b = %.4f, boundary basin entropy S_bb = %.4f (%lld of %lld boxes of %d "
                         "points a side on the boundary; S_bb > ln 2 = 0.6931 shows a fractal boundary)\n",

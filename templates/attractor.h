@@ -12,6 +12,14 @@
  * without a period, among every point the ring still holds (a point of the
  * attractor near its lowest first quantity).  Nothing of the trajectory is
  * stored beyond period.h's ring.
+ *
+ * A system of period 1 that has come to rest at an equilibrium of the flow
+ * (the right-hand side at its last state moves it less than the period's
+ * tolerance over the integration) may have reached a saddle along its stable
+ * manifold — a measure-zero set that a grid symmetric under the model's
+ * symmetry can put points on.  There the Jacobian's eigenvalues decide
+ * (ode_fp_abscissa): with one of positive real part the fingerprint ends
+ * ODE_FP_UNSTABLE, and the host labels it kind `unstable`, not an attractor.
  */
 #ifndef ODE_ATTRACTOR_H
 #define ODE_ATTRACTOR_H
@@ -21,7 +29,7 @@
 #endif
 
 /* How a system ended (row ODE_FP_END). */
-enum { ODE_FP_FAILED = 0, ODE_FP_ESCAPED = 1, ODE_FP_SETTLED = 2 };
+enum { ODE_FP_FAILED = 0, ODE_FP_ESCAPED = 1, ODE_FP_SETTLED = 2, ODE_FP_UNSTABLE = 3 };
 
 #if ODE_ATTRACTOR
 #define ODE_FP_END 0
@@ -43,6 +51,93 @@ ODE_HD static ODE_INLINE int ode_fp_before(const OdeArrays *a, int i, size_t sa,
     }
     return 0;
 }
+
+/* The stability of an equilibrium: for a flow with a Jacobian and at most
+ * ODE_FP_STABILITY_MAX states (the check's three n × n matrices live in the
+ * thread's local memory); not for maps, delays or noise, whose equilibria's
+ * stability the flow's Jacobian does not decide. */
+#define ODE_FP_STABILITY_MAX 8
+#if ODE_HAS_JACOBIAN && !ODE_DISCRETE && !ODE_NOISE && !(ODE_NDELAY > 0) && ODE_NSTATE <= ODE_FP_STABILITY_MAX
+#define ODE_FP_STABILITY 1
+#define ODE_FP_N ODE_NSTATE
+
+/* c = a b (n × n, row-major). */
+ODE_HD static ODE_INLINE void ode_fp_mul(const double *a, const double *b, double *c)
+{
+    for (int i = 0; i < ODE_FP_N; i++)
+        for (int j = 0; j < ODE_FP_N; j++) {
+            double sum = 0.0;
+            for (int k = 0; k < ODE_FP_N; k++) sum += a[i * ODE_FP_N + k] * b[k * ODE_FP_N + j];
+            c[i * ODE_FP_N + j] = sum;
+        }
+}
+
+/* The spectral abscissa of J (the largest real part of its eigenvalues),
+ * over ||J|| (its largest row sum): E = exp(J h) with h = 1/||J|| (Taylor,
+ * 24 terms, ||J h|| = 1) has spectral radius exp(h α), which Gelfand's
+ * formula ρ(E) = lim ||E^m||^(1/m) gives through E squared 60 times, scaled
+ * back to norm 1 after each squaring (the scale's logarithm kept apart):
+ * h α = ln ρ(E) to about 2^-60 plus rounding, whatever the eigenvalues —
+ * complex, repeated or defective.  0 when J is 0. */
+ODE_HD static ODE_INLINE double ode_fp_abscissa(const ode_real *J)
+{
+    double a[ODE_FP_N * ODE_FP_N], b[ODE_FP_N * ODE_FP_N], term[ODE_FP_N * ODE_FP_N];
+    double norm = 0.0;
+    for (int i = 0; i < ODE_FP_N; i++) {
+        double row = 0.0;
+        for (int j = 0; j < ODE_FP_N; j++) row += fabs((double)J[i * ODE_FP_N + j]);
+        norm = row > norm ? row : norm;
+    }
+    if (!(norm > 0.0) || !(norm < 1e300)) return norm > 0.0 ? (double)NAN : 0.0;   /* (NaN, infinite: no verdict) */
+    for (int q = 0; q < ODE_FP_N * ODE_FP_N; q++) a[q] = term[q] = (q % (ODE_FP_N + 1) == 0) ? 1.0 : 0.0;
+    for (int k = 1; k <= 24; k++) {   /* term ← term (J h) / k; a += term */
+        for (int i = 0; i < ODE_FP_N; i++)
+            for (int j = 0; j < ODE_FP_N; j++) {
+                double sum = 0.0;
+                for (int m = 0; m < ODE_FP_N; m++) sum += term[i * ODE_FP_N + m] * (double)J[m * ODE_FP_N + j];
+                b[i * ODE_FP_N + j] = sum / (norm * (double)k);
+            }
+        for (int q = 0; q < ODE_FP_N * ODE_FP_N; q++) {
+            term[q] = b[q];
+            a[q] += b[q];
+        }
+    }
+    double log_scale = 0.0, weight = 1.0;   /* E^(2^m) = exp(log_scale / weight … ) a: see below */
+    for (int m = 0; m < 60; m++) {
+        ode_fp_mul(a, a, b);
+        double big = 0.0;
+        for (int q = 0; q < ODE_FP_N * ODE_FP_N; q++) big = fabs(b[q]) > big ? fabs(b[q]) : big;
+        if (!(big > 0.0)) return (double)NAN;   /* (exp(J h) is never singular: rounding gone wrong) */
+        for (int q = 0; q < ODE_FP_N * ODE_FP_N; q++) a[q] = b[q] / big;
+        /* ln ||E^(2^(m+1))|| = 2 ln ||E^(2^m)|| + ln big; kept divided by 2^(m+1) */
+        weight *= 0.5;
+        log_scale += weight * log(big);
+    }
+    return log_scale;   /* h α */
+}
+
+/* Whether the last state of system s is an equilibrium of the flow that is
+ * unstable: the right-hand side there moves no state by more than the
+ * period's tolerance × 10 over the integration's length T (the fixed
+ * point's own criterion is ODE_PERIOD_TOL over its recorded quantities), and
+ * J has an eigenvalue of real part above 10^-6 ||J||. */
+ODE_HD static ODE_INLINE int ode_fp_unstable(const OdeSystem *s)
+{
+    OdeTrig tr;
+    ode_trig_at(s, s->t, &tr);
+    ode_real f[ODE_ALLOC(ODE_NSTATE)], J[ODE_ALLOC(ODE_NSTATE * ODE_NSTATE)];
+    ode_model_rhs(s, s->t, s->y, f, &tr);
+    const double T = fabs((double)(s->t1 - s->t0)) > 0.0 ? fabs((double)(s->t1 - s->t0)) : 1.0;
+    for (int k = 0; k < ODE_NSTATE; k++) {
+        const double scale = fabs((double)s->y[k]) > 1.0 ? fabs((double)s->y[k]) : 1.0;
+        if (!(fabs((double)f[k]) * T <= 10.0 * (double)ODE_PERIOD_TOL * scale)) return 0;   /* moving */
+    }
+    ode_model_jac(s, s->t, s->y, J, &tr);
+    return ode_fp_abscissa(J) > 1e-6;
+}
+#else
+#define ODE_FP_STABILITY 0
+#endif
 
 /* After recorded integration rr (0 … record-1) of system i, once
  * ode_period_record has stored it in the ring: the box grows, and after the
@@ -68,6 +163,9 @@ ODE_HD static ODE_INLINE void ode_attractor_record(const OdeSystem *s, const Ode
     int end = (int)fp[(size_t)ODE_FP_END * n + (size_t)i];
     if (s->status == ODE_STATUS_BOUND) end = ODE_FP_ESCAPED;
     else if (ODE_STATUS_IS_STICKY(s->status)) end = ODE_FP_FAILED;
+#if ODE_FP_STABILITY
+    if (end == ODE_FP_SETTLED && s->period == 1 && ode_fp_unstable(s)) end = ODE_FP_UNSTABLE;   /* at a saddle */
+#endif
     fp[(size_t)ODE_FP_END * n + (size_t)i] = (ode_real)end;
     fp[(size_t)ODE_FP_PERIOD * n + (size_t)i] = (ode_real)s->period;
 #if ODE_NLYAP > 0

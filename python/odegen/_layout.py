@@ -134,6 +134,10 @@ def save(result, path):
     h5py = require("h5py", "python3-h5py")
     lay = layout(result)
     names = dict(enumerate(result.about["status_names"]))
+    for group in ("attractors", "basins"):   # the runner's groups where there is a table (runtime/output_h5.c)
+        if result.attractors is not None and group in set(lay.coords) | set(lay.variables):
+            raise ValueError("the field '%s' has the name of the attractor table's group in the file: record it "
+                             "under another name (an aux quantity)" % group)
     with h5py.File(path, "w") as f:
         made = {}
         for name, (dims, values, attrs) in lay.coords.items():
@@ -156,6 +160,40 @@ def save(result, path):
                 d.dims[k].attach_scale(made[dim])
             d.attrs.update(attrs)
         f.attrs.update(lay.attrs)
+        if result.attractors is not None:
+            _save_attractors(f, result, h5py)
+
+
+ATTRACTORS_COMMENT = ("one row per attractor per slice (labels -1: escaped, 0: failed); fraction = systems / the "
+                      "slice's systems, fraction_err its binomial standard error")
+
+
+def _save_attractors(f, result, h5py):
+    """The attractor table as the group /attractors, as the runner writes it
+    (runtime/output_h5.c): one dataset per column, point, lo and hi as rows x quantities, the
+    quantities' names, dist and match as attributes."""
+    a, about = result.attractors, result._attractors_about
+    quantities = about["quantities"]
+    columns = list(a)
+    sliced = columns[1]                    # the sliced parameter's name, or slice_value
+    rows = len(a["label"])
+    g = f.create_group("attractors")
+    text = h5py.string_dtype("utf-8")
+    g.create_dataset("slice", data=np.asarray(a["slice"], dtype=np.int64).reshape(rows))
+    g.create_dataset(sliced, data=np.asarray(a[sliced], dtype=np.float64).reshape(rows))
+    g.create_dataset("label", data=np.asarray(a["label"], dtype=np.intc).reshape(rows))
+    g.create_dataset("kind", data=np.array([str(k) for k in a["kind"]], dtype=object), dtype=text)
+    g.create_dataset("period", data=np.asarray(a["period"], dtype=np.intc).reshape(rows))
+    g.create_dataset("systems", data=np.asarray(a["systems"], dtype=np.int64).reshape(rows))
+    for name in ("fraction", "fraction_err", "lambda1"):
+        g.create_dataset(name, data=np.asarray(a[name], dtype=np.float64).reshape(rows))
+    for w in ("point", "lo", "hi"):
+        g.create_dataset(w, data=np.array([a["%s_%s" % (w, q)] for q in quantities], dtype=np.float64)
+                         .reshape(len(quantities), rows).T)
+    g.attrs.create("quantities", np.array(quantities, dtype=object), dtype=text)
+    g.attrs["dist"] = np.float64(about["dist"])
+    g.attrs["match"] = np.float64(about["match"])
+    g.attrs["comment"] = ATTRACTORS_COMMENT
 
 
 def to_xarray(result):

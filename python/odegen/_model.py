@@ -223,6 +223,7 @@ class Result(_Table):
         self.device = device
         self.seconds = seconds
         self.attractors = None
+        self._attractors_about = None   # the table's quantities, dist and match (Result.save writes them)
         self._lib = None
 
     def _missing(self, name):
@@ -301,7 +302,9 @@ class Result(_Table):
         runner's `-o FILE.h5` lays them out: the fields on the scan's own dimensions, each
         scanned name a coordinate, `system`, `rep`, the status as an enum with CF's flags, what
         each field is, and the provenance (the model's source, options in force, device, the
-        Python call).  Readable by h5py, xarray (engine="h5netcdf" or "netcdf4"), MATLAB."""
+        Python call); with an `attractor` line, the attractor table as the group /attractors
+        (the runner's datasets and attributes).  Readable by h5py, xarray (engine="h5netcdf"
+        or "netcdf4"), MATLAB."""
         _layout.save(self, os.fspath(path))
 
     def to_xarray(self):
@@ -873,6 +876,8 @@ class Model:
             totals, device = self._in_slices(systems, size, be, devices, progress, opts, scan_slice,
                                              lambda s: lib.solver_set_fields(s, code_array, nfield))
             attractors = table.columns() if table else None
+            attractors_about = {"quantities": list(table.quantities), "dist": lib.attractor_dist(),
+                                "match": lib.attractor_match()} if table else None
         finally:
             if table:
                 table.free()
@@ -885,6 +890,7 @@ class Model:
         result = Result(self.name, out, status, systems.inputs(), systems.axes, totals, device,
                         time.monotonic() - start, about)
         result.attractors = attractors
+        result._attractors_about = attractors_about
         result._lib = lib
         return result
 

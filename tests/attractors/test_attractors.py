@@ -235,6 +235,78 @@ def test_magnetic_pendulum_square():
         check(abs(r["fraction"] - 1 / 3) <= 3 * r["fraction_err"], "1/3 within 3 s.e.: %s" % r)
 
 
+def pendulum_jacobian(p, w2=0.5, gam=0.2, d=0.3, h=1e-6):
+    """The magnetic pendulum's Jacobian at state p = (x, y, u, v), by central differences."""
+    mags = [(0, 1), (-0.8660254037844386, -0.5), (0.8660254037844386, -0.5)]
+
+    def f(s):
+        x, y, u, v = s
+        ax, ay = -w2 * x - gam * u, -w2 * y - gam * v
+        for mx, my in mags:
+            g = ((mx - x) ** 2 + (my - y) ** 2 + d * d) ** -1.5
+            ax, ay = ax + (mx - x) * g, ay + (my - y) * g
+        return np.array([u, v, ax, ay])
+    p = np.asarray(p, dtype=float)
+    return np.array([(f(p + h * e) - f(p - h * e)) / (2 * h) for e in np.eye(4)]).T
+
+
+def test_saddle_not_an_attractor():
+    """Systems started on the magnetic pendulum's symmetry axis x = 0 (its saddle's stable
+    manifold lies in it) end on the saddle between the two lower magnets: that is no
+    attractor.  Its row has kind `unstable` (not `fixed`), at the axis's equilibrium that
+    scipy finds, where numpy's eigenvalues of the Jacobian have a positive real part; the
+    stable magnets stay `fixed` (eigenvalues of negative real part); started 10^-3 off the
+    axis, no system ends there.  And linear flows at rest at their origin: unstable exactly
+    where an eigenvalue's real part is positive (a focus a +- 10i, a Jordan block of a),
+    a = -10^-3, 0, 10^-3: a centre or a zero Jordan block is no saddle."""
+    from scipy.optimize import brentq
+    text = PENDULUM % ("init x=0, u=0, v=0", "scan y = lin(-2, 2, 41)")
+    runner = build("at_saddle", text, sanitize=False)
+    res, t = run_table(runner, "saddle")
+    unstable = [r for r in t if r["kind"] == "unstable"]
+    check(len(unstable) == 1 and unstable[0]["systems"] > 0, "one unstable row expected: %s" % t)
+    u = unstable[0]
+    mags = [(0, 1), (-0.8660254037844386, -0.5), (0.8660254037844386, -0.5)]
+    g = lambda y: -0.5 * y + sum((my - y) * ((mx) ** 2 + (my - y) ** 2 + 0.09) ** -1.5 for mx, my in mags)
+    ys = brentq(g, -0.3, 0.0, xtol=1e-14)
+    check(abs(u["point_x"]) < 1e-9 and abs(u["point_y"] - ys) < 1e-6,
+          "the unstable row's point %r, %r; the axis's equilibrium (scipy) 0, %r" % (u["point_x"], u["point_y"], ys))
+    ev = np.linalg.eigvals(pendulum_jacobian([0, ys, 0, 0]))
+    check(max(ev.real) > 0.01, "the saddle's eigenvalues (numpy) %s" % ev)
+    for r in t:
+        if r["kind"] == "fixed":
+            ev = np.linalg.eigvals(pendulum_jacobian([r["point_x"], r["point_y"], 0, 0]))
+            check(max(ev.real) < 0, "a fixed row's eigenvalues %s: %s" % (ev, r))
+    check(any(r["kind"] == "fixed" and r["systems"] > 0 for r in t), "the top magnet's row: %s" % t)
+    lab = last_rows(res, 4)["attractor"]
+    check(np.sum(lab == u["label"]) == u["systems"], "the unstable label's systems in the rows")
+    off = build("at_saddle_off", PENDULUM % ("init x=0.001, u=0, v=0", "scan y = lin(-2, 2, 41)"), sanitize=False)
+    _, t2 = run_table(off, "saddle_off")
+    check(not any(r["kind"] == "unstable" and r["systems"] for r in t2), "10^-3 off the axis: %s" % t2)
+
+    linear = """# the origin of a focus a +- i w (jordan=0) or of a Jordan block [[a, 1], [0, a]] (jordan=1)
+par a=0, w=10, jordan=0
+x'=a*x-(1-jordan)*w*y+jordan*y
+y'=(1-jordan)*w*x+a*y
+init x=0, y=0
+attractor of=x, y
+@ meth=dopri5, total=1
+scan jordan = list(0, 1)
+scan a = list(-0.001, 0, 0.001)
+repeat transient=2, record=4
+record attractor
+done
+"""
+    runner = build("at_linear_origin", linear, sanitize=True)
+    res, t = run_table(runner, "linear")
+    kind = {int(r["label"]): r["kind"] for r in t}
+    got = [kind[int(v)] for v in last_rows(res, 4)["attractor"]]
+    want = ["fixed", "fixed", "unstable"] * 2
+    check(got == want, "kinds at a = -1e-3, 0, 1e-3 (focus, then Jordan block): %s, expected %s" % (got, want))
+    runner_err = _run([runner, "--backend", BACKEND, "-o", os.path.join(os.path.dirname(runner), "l2.csv")])
+    check("label 2 is not an attractor: an unstable equilibrium" in runner_err.stderr, runner_err.stderr)
+
+
 # ------------------------------------------------------------------ the forced Duffing oscillator
 
 FORCED = """# forced double well: period 3 coexisting with two period-1 orbits
@@ -475,6 +547,43 @@ def test_table_in_hdf5_and_python():
     check(list(a["kind"]) == [row["kind"] for row in t], "Python kinds %s" % a["kind"])
     check(np.array_equal(a["systems"], [row["systems"] for row in t]), "Python counts %s" % a["systems"])
     check(np.array_equal(r["attractor"][:, -1], last_rows(res, 8)["attractor"]), "Python's field attractor")
+    if h5py is not None and os.path.exists(h5):
+        # Result.save writes the group /attractors as the runner does: the same datasets (names,
+        # shapes, types, values bit for bit) and attributes; read back, Python's table.
+        saved = os.path.join(folder, "outputs_python.h5")
+        r.save(saved)
+        with h5py.File(h5, "r") as f, h5py.File(saved, "r") as g:
+            want, got = f["attractors"], g["attractors"]
+            check(sorted(want) == sorted(got), "saved /attractors: %s, the runner's %s" % (sorted(got), sorted(want)))
+            for name in want:
+                x, y = want[name], got[name]
+                check(x.shape == y.shape and x.dtype == y.dtype and h5py.check_string_dtype(x.dtype) ==
+                      h5py.check_string_dtype(y.dtype), "saved /attractors/%s: %s %s, the runner's %s %s"
+                      % (name, y.shape, y.dtype, x.shape, x.dtype))
+                u, v = x[...], y[...]
+                same = list(u) == list(v) if u.dtype.kind == "O" else u.tobytes() == v.tobytes()
+                check(same, "saved /attractors/%s: %s, the runner's %s" % (name, v, u))
+            check(sorted(want.attrs) == sorted(got.attrs), "attributes %s, the runner's %s"
+                  % (sorted(got.attrs), sorted(want.attrs)))
+            for key in want.attrs:
+                check(str(want.attrs[key]) == str(got.attrs[key]), "attribute %s: %r, the runner's %r"
+                      % (key, got.attrs[key], want.attrs[key]))
+            back = {k: got[k][...] for k in got if k not in ("point", "lo", "hi")}
+            for w in ("point", "lo", "hi"):
+                for k, q in enumerate(got.attrs["quantities"]):
+                    back["%s_%s" % (w, q)] = got[w][:, k]
+            back["kind"] = np.array([k.decode() if isinstance(k, bytes) else k for k in back["kind"]])
+            check(sorted(back) == sorted(a), "read back: columns %s, Result.attractors' %s" % (sorted(back), sorted(a)))
+            for k in a:
+                check(np.array_equal(back[k], a[k], equal_nan=a[k].dtype.kind == "f"),
+                      "read back: %s %s, Result.attractors' %s" % (k, back[k], a[k]))
+        clash = odegen.load(os.path.join(os.path.dirname(clash), "..", "at_clash.ode"), quiet=True)
+        rc = clash.scan(backend=BACKEND, progress=False)
+        try:
+            rc.save(os.path.join(folder, "clash_python.h5"))
+            check(False, "Result.save wrote a field named like the attractor table's group")
+        except ValueError as e:
+            check("has the name of the attractor table's group" in str(e), str(e))
 
 
 # ------------------------------------------------------------------ basin entropy, uncertainty exponent

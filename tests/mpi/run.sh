@@ -19,6 +19,9 @@
 #      resumed with another number of ranks; SIGTERM to every rank (as Slurm
 #      sends it) and to mpirun;
 #   3. the library's model_mpi_scan (scan_test.c);
+#   3a. `attractor` (attractor_checks.sh): killed and resumed, and under
+#      mpirun -n 1, 2, 3, the same labels, attractor table and basin measures
+#      as one uninterrupted process, byte for byte;
 #   4. with nvcc: the MPI code compiles as CUDA C++ (no GPU run here).
 # The MPI parts are skipped, with a note, without mpicc and mpirun (Debian:
 # libopenmpi-dev, openmpi-bin).  Exit status 0 when everything passed.
@@ -227,6 +230,8 @@ rm -f ck ck.rows ck2 ck2.rows out.csv
 FORGE=$OLDPWD/tests/mpi/forge_checkpoint.py
 . "$OLDPWD/tests/mpi/checkpoint_checks.sh"
 cd "$OLDPWD" || exit 1
+. tests/mpi/attractor_checks.sh   # `attractor`: its table kept in checkpoints, grouped under MPI
+attractor_checkpoints
 
 # ------------------------------------------------------------------ MPI
 if [ $have_mpi = 0 ]; then
@@ -474,6 +479,8 @@ if (cd "$T" && "$ODEGEN" saving.ode -o saving -q && "$ODEGEN" saving.ode -o savi
 else
     fail "building saving: $(tail -5 "$T/saving.log")"
 fi
+
+attractor_mpi
 
 if [ -n "$NVCC" ]; then
     echo "== the MPI code as CUDA C++ (nvcc, compiled only)"
