@@ -53,8 +53,11 @@ def basins(a, plt, np):
     for r in table:
         lab = int(r["label"])
         if lab > 0 and int(r["systems"]) > 0:
-            ax.plot(float(r["point_" + q[0]]), float(r["point_" + q[1]]), "o", color="white", mec="black", ms=7)
-            ax.annotate("%d: %.3f" % (lab, float(r["fraction"])), (float(r["point_" + q[0]]), float(r["point_" + q[1]])),
+            saddle = r["kind"] == "unstable"   # not an attractor: systems that started on a saddle's stable manifold
+            ax.plot(float(r["point_" + q[0]]), float(r["point_" + q[1]]), "x" if saddle else "o", color="white",
+                    mec="black", ms=7)
+            ax.annotate("%d: %s" % (lab, "saddle" if saddle else "%.3f" % float(r["fraction"])),
+                        (float(r["point_" + q[0]]), float(r["point_" + q[1]])),
                         textcoords="offset points", xytext=(6, 6), color="white", fontsize=9)
     title = a.title or "basins"
     bpath = os.path.join(a.out, "basins.basins.csv")

@@ -240,9 +240,10 @@ static void ode_att_summary(const OdeAttractorRun *ar)
     for (int row = 0; row < t->nrow; row++)
         if (t->systems[row] > 0 && strcmp(t->kind[row], "unstable") == 0)
             fprintf(stderr, "%s: label %d is not an attractor: an unstable equilibrium (the Jacobian there has an "
-                            "eigenvalue of positive real part) that its %lld systems reached along its stable manifold, "
-                            "on which they started (a set of measure zero, such as a symmetry axis of the grid)\n",
-                    ODE_MODEL_NAME, t->label[row], t->systems[row]);
+                            "eigenvalue of positive real part) that its %lld system%s reached along its stable manifold, "
+                            "on which %s started (a set of measure zero, such as a symmetry axis of the grid)\n",
+                    ODE_MODEL_NAME, t->label[row], t->systems[row], t->systems[row] == 1 ? "" : "s",
+                    t->systems[row] == 1 ? "it" : "they");
     if (t->nslice && t->box)
         fprintf(stderr, "%s: basin entropy S_b = %.4f, boundary basin entropy S_bb = %.4f (%lld of %lld boxes of %d "
                         "points a side on the boundary; S_bb > ln 2 = 0.6931 shows a fractal boundary)\n",

@@ -7,9 +7,13 @@
   subgrid's systems the same on both sides, through the attractors they name,
   for at least 98% of them (the rest: systems on the fractal boundary, where a
   last-bit difference picks the magnet); the GPU's fractions 1/3 each within
-  0.02 (the grid is not symmetric under the magnets' rotation);
+  0.02 (the grid is not symmetric under the magnets' rotation); the systems
+  on the grid's column x = 0 that end on the saddle between the lower magnets
+  (its stable manifold) are one row of kind `unstable` on both sides, at the
+  same point, not an attractor;
 - the double well (models/double_well_basins.ode) on 401 x 401 on the GPU:
   fractions exactly 1/2 and every system's mirror image labelled the other way;
+  the centre (the saddle itself) kind `unstable`;
   --chunk 10007 gives the same labels and table as one launch.
 
 Run on a GPU machine: python3 tests/gpu/attractors_agree.py
@@ -31,9 +35,13 @@ def run(runner, backend, name, *args):
     with open(out) as f:   # the label's column by its name: a model may record states before it
         column = f.readline().strip().split(",").index("attractor")
     labels = np.loadtxt(out, delimiter=",", skiprows=1, usecols=(column,), dtype=np.int64)
-    with open(out[:-4] + ".attractors.csv") as f:
+    with open(out[:-4] + ".attractors.csv") as f:   # (kind unstable: a saddle, not an attractor)
         table = [r for r in csv.DictReader(f) if int(r["label"]) > 0 and int(r["systems"]) > 0]
     return labels, table, open(out[:-4] + ".attractors.csv").read()
+
+
+def attractors(table):
+    return [r for r in table if r["kind"] != "unstable"]
 
 
 def point(r):
@@ -43,10 +51,16 @@ def point(r):
 def test_pendulum_gpu_cpu():
     text = open(os.path.join(ROOT, "models", "magnetic_pendulum.ode")).read()
     runner = build("magnetic_pendulum", text, backend="gpu")
-    lg, tg, _ = run(runner, "gpu", "gpu", "--scan", "x=lin(-2,2,513)", "--scan", "y=lin(-2,2,513)")
-    lc, tc, _ = run(runner, "cpu", "cpu", "--scan", "x=lin(-2,2,65)", "--scan", "y=lin(-2,2,65)")
+    lg, tg_all, _ = run(runner, "gpu", "gpu", "--scan", "x=lin(-2,2,513)", "--scan", "y=lin(-2,2,513)")
+    lc, tc_all, _ = run(runner, "cpu", "cpu", "--scan", "x=lin(-2,2,65)", "--scan", "y=lin(-2,2,65)")
+    tg, tc = attractors(tg_all), attractors(tc_all)
     check(len(tg) == 3 and len(tc) == 3, "three attractors each: %s\n%s" % (tg, tc))
     to_gpu = {}
+    saddles = [[r for r in t if r["kind"] == "unstable"] for t in (tg_all, tc_all)]
+    for side, rows in zip(("GPU", "CPU"), saddles):
+        check(len(rows) == 1 and abs(point(rows[0])[0]) < 1e-9 and abs(point(rows[0])[1] + 0.11926) < 1e-4,
+              "the %s's saddle on the axis x = 0 (kind unstable): %s" % (side, rows))
+    to_gpu[int(saddles[1][0]["label"])] = int(saddles[0][0]["label"])
     for r in tc:
         d = [np.linalg.norm(point(r) - point(q)) for q in tg]
         check(min(d) < 1e-6, "the CPU's fixed point %s is not the GPU's: %s" % (point(r), d))
@@ -57,6 +71,8 @@ def test_pendulum_gpu_cpu():
     check(agree >= 0.98, "labels agree on %.4f of the subgrid" % agree)
     for r in tg:
         check(abs(float(r["fraction"]) - 1 / 3) < 0.02, "a third each on the GPU: %s" % r)
+    print("        pendulum: the saddle (kind unstable): %s systems on the GPU, %s on the CPU"
+          % (saddles[0][0]["systems"], saddles[1][0]["systems"]))
     print("        pendulum: GPU and CPU labels agree on %.2f%% of the 65 x 65 subgrid" % (100 * agree))
 
 
@@ -65,8 +81,8 @@ def test_double_well_gpu():
     runner = build("double_well_basins", text, backend="gpu")
     n = 401
     lab, t, text_a = run(runner, "gpu", "dw", "--scan", "x=lin(-2,2,%d)" % n, "--scan", "y=lin(-2,2,%d)" % n)
-    check(len(t) == 2 or (len(t) == 3 and min(int(r["systems"]) for r in t) == 1),
-          "two attractors (and the saddle at the grid's centre): %s" % t)
+    check(len(t) == 3 and [r for r in t if r["kind"] == "unstable"] == [r for r in t if int(r["systems"]) == 1],
+          "two attractors and the saddle at the grid's centre (kind unstable, 1 system): %s" % t)
     grid = lab.reshape(n, n)
     centre = grid[n // 2, n // 2]
     wells = [int(r["label"]) for r in t if abs(float(r["point_x"])) > 0.5]

@@ -12,7 +12,9 @@
 #   3. a 2-rank run whose rank 1 is killed: no output, a message naming it;
 #   4. the ranks watching one another (mpi_watch.c): launches of several seconds under
 #      --mpi-timeout 3 complete with no rank reported silent; rank 1 stopped with SIGSTOP ends a
-#      job under --mpi-timeout 5 with a message naming it, and the checkpoint resumes.
+#      job under --mpi-timeout 5 with a message naming it, and the checkpoint resumes;
+#   5. `attractor` (the magnetic pendulum, 257 x 257): killed and resumed, and under 2 ranks, the
+#      labels, table and basin measures of one uninterrupted process, byte for byte.
 # With one GPU only 1 x 1 and 2 ranks sharing it are compared.  Prints one
 # line per check and the times; exit status 0 when all passed.  Without MPI
 # it fails, or with ODEGEN_MPI_OPTIONAL=1 (make test-gpu) says it skipped.
@@ -167,6 +169,31 @@ kept=$(sed -n 's/^done: //p' "$T/ck")
 rc=$?
 [ $rc = 0 ] && cmp -s "$T/c.csv" "$T/cref.csv" && ok "resumed after --mpi-timeout: the uninterrupted CSV, byte for byte" ||
     fail "resumed after --mpi-timeout: status $rc, $(cat "$T/err")"
+
+echo "== attractor on the GPUs: the table kept in a checkpoint, grouped by rank 0 (issue 24)"
+# The magnetic pendulum (models/magnetic_pendulum.ode, 257 x 257): killed once the checkpoint holds
+# systems and resumed, and under 2 ranks: the labels, FILE.attractors.csv and FILE.basins.csv of
+# one uninterrupted process, byte for byte.
+build/odegen models/magnetic_pendulum.ode -o "$T/aone" -q && build/odegen models/magnetic_pendulum.ode -o "$T/ampi" -q &&
+    make -C "$T/aone" ARCH="$ARCH" "${H5VARS[@]}" >"$T/aone.log" 2>&1 && make -C "$T/ampi" ARCH="$ARCH" MPI=1 "${H5VARS[@]}" >"$T/ampi.log" 2>&1 ||
+    fail "building the pendulum's runners: $(tail -5 "$T/aone.log" "$T/ampi.log")"
+A=(--scan 'x=lin(-2,2,257)' --scan 'y=lin(-2,2,257)' --backend gpu --chunk 4096 --basin-entropy 8 --uncertainty --quiet)
+same_att() { cmp -s "$1.csv" "$2.csv" && cmp -s "$1.attractors.csv" "$2.attractors.csv" && cmp -s "$1.basins.csv" "$2.basins.csv"; }
+"$T/aone/magnetic_pendulum" "${A[@]}" --devices 0 -o "$T/aref.csv" || fail "pendulum reference"
+"$T/aone/magnetic_pendulum" "${A[@]}" --devices 0 --checkpoint "$T/ack" --checkpoint-every 0 -o "$T/a.csv" 2>"$T/err" &
+ap=$!
+for i in $(seq 600); do [ "$(sed -n 's/^done: //p' "$T/ack" 2>/dev/null)" -gt 20000 ] 2>/dev/null && break; sleep 0.02; done
+kill -9 $ap 2>/dev/null
+wait $ap 2>/dev/null
+adone=$(sed -n 's/^done: //p' "$T/ack")
+"$T/aone/magnetic_pendulum" "${A[@]}" --devices 0 --checkpoint "$T/ack" --resume -o "$T/a.csv" 2>"$T/err"
+rc=$?
+[ $rc = 0 ] && same_att "$T/a" "$T/aref" && ok "pendulum killed with $adone of 66049 systems done, resumed: the same labels, table and basin measures" ||
+    fail "pendulum resumed ($adone done): status $rc, $(cat "$T/err")"
+"${MPIRUN[@]}" -n 2 "$T/ampi/magnetic_pendulum" "${A[@]}" -o "$T/am.csv" 2>"$T/err"
+rc=$?
+[ $rc = 0 ] && same_att "$T/am" "$T/aref" && ok "pendulum under 2 ranks: the same labels, table and basin measures" ||
+    fail "pendulum under 2 ranks: status $rc, $(cat "$T/err")"
 
 echo "mpi.sh: $passed passed, $failed failed"
 [ $failed = 0 ]
