@@ -57,6 +57,14 @@
  *    LU's storage (team_lu.h: dense, banded, sparse; generator/emit/emit_lu.c)
  *    defines where entry e goes.  Entries not written are zero.
  *
+ * The same model WRITTEN OUT (one system per thread, OdeSystem in registers:
+ * templates/example_model.h's shape) is this file with ODE_LOOP_FORM 0 defined
+ * before it, plus the written-out right-hand side, events and derivatives
+ * (tests/team/example_team_written.h): the constants, the functions one lane
+ * runs and the host metadata are then the same text in both forms, and only
+ * the parts under `#if ODE_LOOP_FORM` are loop form's own.  (The emitter
+ * writes one form, without these #if lines.)
+ *
  * In a generated file, ODEGEN_GENERATED is defined and this file is absent.
  */
 #ifndef ODE_EXAMPLE_TEAM_MODEL_H
@@ -107,7 +115,10 @@
 #define ODE_OPTIONS_TEXT "meth=rkck45, dt=0.01, t0=0, total=20, toler=1e-08, atoler=1e-08, dtmin=1e-12, " \
                          "dtmax=1000000, hgrow=5, hshrink=0.1, evsteps=50, maxsteps=100000000, bound=1e+100, prec=double"
 /* loop form */
+#ifndef ODE_LOOP_FORM
 #define ODE_LOOP_FORM 1              /* the arrays stay arrays: a team integrates a system */
+#endif
+#if ODE_LOOP_FORM
 #define ODE_NSCRATCH 8               /* array temporaries: u[1..8] at 0 */
 #ifndef ODE_LAYOUT
 #define ODE_LAYOUT 1                 /* warp (team.h: ODE_LAYOUT_WARP), the rule's choice for 17 states */
@@ -116,13 +127,16 @@
 #define ODE_TEAM_SIZE 8              /* lanes per team */
 #endif
 #define ODE_HAS_EVENT_JVP 1
+#endif
 
 #include "prelude.h"
 #include "options.h"
 #include "system.h"
+#if ODE_LOOP_FORM
 #include "team.h"
 #include "lu_storage.h"
 #include "team_system.h"
+#endif
 
 /* ---------------------------------------------------------------- functions one lane runs */
 ODE_HD static ODE_INLINE ode_real ode_rtol(const OdeOptions *ode_opt, int i) { (void)ode_opt; (void)i; return ODE_OPT_TOLER; }
@@ -199,6 +213,7 @@ ODE_HD static ODE_INLINE ode_real ode_model_field(const OdeSystem *ode_s, int od
 }
 
 /* ---------------------------------------------------------------- functions the team runs (loop form) */
+#if ODE_LOOP_FORM
 
 /* The right-hand side at (t, ode_y): every lane of ode_team computes its share. */
 ODE_HD static ODE_INLINE void ode_model_rhs_team(const OdeSystem *ode_s, ode_real t, const ode_real *ode_y,
@@ -261,7 +276,9 @@ ODE_HD static ODE_INLINE void ode_model_events_jvp_team(const OdeSystem *ode_s, 
     if (ODE_TEAM_MINE(8)) ode_gv[8] = ode_v[16];
 }
 
-/* ---- derivatives, in loop form ---- */
+#endif /* ODE_LOOP_FORM */
+
+/* ---- derivatives ---- */
 #define ODE_HAS_JACOBIAN 1
 #define ODE_AUTONOMOUS 0
 /* Entries of df/dy that can be non-zero (the mean field makes the v rows full):
@@ -271,6 +288,7 @@ ODE_HD static ODE_INLINE void ode_model_events_jvp_team(const OdeSystem *ode_s, 
  *   e = 80 + m       E' by v[m]                (8)
  *   e = 88           E' by E                   (1) */
 #define ODE_JAC_NNZ 89
+#if ODE_LOOP_FORM
 ODE_HD static ODE_INLINE void ode_model_jac_team(const OdeSystem *ode_s, ode_real t, const ode_real *ode_y,
                                                  ode_real *ode_J, const OdeTrig *ode_tr, ode_real *ode_scratch,
                                                  OdeTeam ode_team)
@@ -314,6 +332,7 @@ ODE_HD static ODE_INLINE void ode_model_dfdt_team(const OdeSystem *ode_s, ode_re
     ODE_TEAM_FOR(j, 8) ode_ft[8 + j] = -(B * (w * ode_tr->s[0]));
     if (ODE_TEAM_MINE(16)) ode_ft[16] = 0.0;
 }
+#endif /* ODE_LOOP_FORM */
 
 /* ---------------------------------------------------------------- host metadata */
 static const char *const ode_state_names[] = {"x1", "x2", "x3", "x4", "x5", "x6", "x7", "x8", "v1",
