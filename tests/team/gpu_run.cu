@@ -16,6 +16,7 @@
 #include "dense.h"
 #include "event_rules.h"
 #include "events.h"
+#include "firing.h"
 #include "save.h"
 #include "integrate.h"
 #if ODE_LOOP_FORM
