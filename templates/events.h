@@ -129,7 +129,7 @@ typedef struct OdeBracket {
 ODE_HD static ODE_INLINE void ode_event_slopes(const OdeSystem *s, const OdeDense *D, ode_real theta,
                                                const ode_real *g, ode_real *slope)
 {
-    const ode_real d = theta + ODE_SLOPE_DTHETA <= ODE_R(1.0) ? ODE_SLOPE_DTHETA : -ODE_SLOPE_DTHETA;
+    const ode_real d = ode_slope_step(theta);
     ode_real gd[ODE_NEVENT];
     ode_events_at(s, D, theta + d, gd);
     ODE_FOR_EVENTS(e) slope[e] = (gd[e] - g[e]) / d;
@@ -142,38 +142,19 @@ ODE_HD static ODE_INLINE void ode_event_slopes(const OdeSystem *s, const OdeDens
 ODE_HD static ODE_INLINE int ode_find_beyond(const OdeSystem *s, const OdeDense *D, int e, int kind, ode_real level,
                                              ode_real a, ode_real b, ode_real *theta)
 {
-    const ode_real r = ODE_R(0.38196601125010515);   /* 2 - golden ratio */
     const ode_real target = kind * level;
-    ode_real x1 = a + r * (b - a), x2 = b - r * (b - a), f1 = ODE_R(0.0), f2 = ODE_R(0.0);
-    int inner = 1;                                    /* the point evaluated next: x1 (1) or x2 (2) */
+    OdeGolden q;
+    ode_golden_start(&q, a, b);
     for (int it = 0; it < ODE_EXTREMUM_MAXITER; it++) {
         ode_real g[ODE_NEVENT];
-        const ode_real x = inner == 1 ? x1 : x2;
+        const ode_real x = ode_golden_point(&q);
         ode_events_at(s, D, x, g);
         const ode_real f = kind * ode_pick(g, e);
         if (f > target) {
             *theta = x;
             return 1;
         }
-        if (inner == 1) f1 = f;
-        else f2 = f;
-        if (it == 0) {                                /* both inner points first */
-            inner = 2;
-            continue;
-        }
-        if (f1 >= f2) {                               /* the maximum of kind·g lies in (a, x2) */
-            b = x2;
-            x2 = x1;
-            f2 = f1;
-            x1 = a + r * (b - a);
-            inner = 1;
-        } else {
-            a = x1;
-            x1 = x2;
-            f1 = f2;
-            x2 = b - r * (b - a);
-            inner = 2;
-        }
+        ode_golden_next(&q, f);
     }
     return 0;
 }
@@ -250,9 +231,8 @@ ODE_HD static ODE_INLINE int ode_event_scan(const OdeSystem *s, const OdeDense *
     ode_real a = ODE_R(0.0), split = ODE_R(2.0);      /* split < 1: an extremum made the next check point */
     int have_sa = 0, splits = 0, k = 1;
     while (k <= ODE_OPT_EVPOINTS + 1) {
-        const ode_real grid = k <= ODE_OPT_EVPOINTS ? (ode_real)k / (ode_real)(ODE_OPT_EVPOINTS + 1) : ODE_R(1.0);
-        const int at_split = split < grid;
-        const ode_real b = at_split ? split : grid;
+        int at_split;
+        const ode_real b = ode_check_point(k, split, &at_split);
         if (b < ODE_R(1.0)) ode_events_at(s, D, b, gb);
         else ODE_FOR_EVENTS(e) gb[e] = gend[e];
         split = ODE_R(2.0);
@@ -281,7 +261,7 @@ ODE_HD static ODE_INLINE int ode_event_scan(const OdeSystem *s, const OdeDense *
                 ode_real first = b;
                 ODE_FOR_EVENTS(e) {
                     ode_real at;
-                    if (kind[e] * sa[e] > ODE_R(0.0) && kind[e] * sb[e] < ODE_R(0.0) &&
+                    if (ode_extremum_between(kind[e], sa[e], sb[e]) &&
                         ode_find_beyond(s, D, e, kind[e], level[e], a, first, &at))
                         first = at;
                 }
@@ -407,18 +387,16 @@ ODE_HD static ODE_INLINE ode_mask ode_locate_dense(const OdeSystem *s, const Ode
     ode_real wlo = ode_pick(glo, target), whi = ode_pick(ghi, target);   /* Illinois weights of the target */
     int kept = 0;                                     /* +1: hi kept last time, -1: lo kept */
     for (int iter = 0; iter < ODE_EVENT_MAXITER; iter++) {
-        ode_real c = lo + (hi - lo) * (wlo / (wlo - whi));
-        if (!(c > lo && c < hi)) c = ODE_R(0.5) * (lo + hi);
-        if (!(c > lo && c < hi)) break;               /* the bracket is at rounding level */
+        ode_real c;
+        if (!ode_illinois_point(lo, hi, wlo, whi, &c)) break;   /* the bracket is at rounding level */
         ode_events_at(s, D, c, gc);
         int next = ode_earliest_jump(br->armed, br->glo, glo, gc);
         if (next >= 0) {                              /* still past a zone: new upper end */
             hi = c;
             ODE_FOR_EVENTS(e) ghi[e] = gc[e];
             if (next != target) { target = next; wlo = ode_pick(glo, target); kept = 0; }
-            else if (kept == -1) wlo *= ODE_R(0.5);
+            ode_illinois_moved_hi(&kept, &wlo);
             whi = ode_pick(ghi, target);
-            kept = -1;
             continue;
         }
         ode_mask landed = ode_landed_mask(br->armed, br->glo, gc);
@@ -429,8 +407,7 @@ ODE_HD static ODE_INLINE ode_mask ode_locate_dense(const OdeSystem *s, const Ode
         lo = c;                                       /* not there yet: new lower end */
         ODE_FOR_EVENTS(e) glo[e] = gc[e];
         wlo = ode_pick(glo, target);
-        if (kept == 1) whi *= ODE_R(0.5);
-        kept = 1;
+        ode_illinois_moved_lo(&kept, &whi);
     }
     /* At rounding level (a condition that jumps): every event past or in its
      * zone at the upper end crossed there, not only the target. */
@@ -518,9 +495,8 @@ ODE_HD static ODE_INLINE ode_mask ode_events_step(OdeSystem *s, ode_real t, cons
             ODE_FOR_EVENTS(e) ghi[e] = gc[e];
             ODE_FOR_STATES(i) yhi[i] = yc[i];
             if (phase < 2 || next != target) { target = next; wlo = ode_pick(glo, target); kept = 0; }
-            else if (kept == -1) wlo *= ODE_R(0.5);
+            ode_illinois_moved_hi(&kept, &wlo);
             whi = ode_pick(ghi, target);
-            kept = -1;
             past = 1;
         } else {
             const ode_mask landed = ode_landed_mask(br.armed, br.glo, gc);
@@ -534,8 +510,7 @@ ODE_HD static ODE_INLINE ode_mask ode_events_step(OdeSystem *s, ode_real t, cons
             ODE_FOR_EVENTS(e) glo[e] = gc[e];
             if (phase == 2) {
                 wlo = ode_pick(glo, target);
-                if (kept == 1) whi *= ODE_R(0.5);
-                kept = 1;
+                ode_illinois_moved_lo(&kept, &whi);
             }
         }
         if (!past && phase == 0 && br.hi < ODE_R(1.0)) {
@@ -559,9 +534,7 @@ ODE_HD static ODE_INLINE ode_mask ode_events_step(OdeSystem *s, ode_real t, cons
             whi = ode_pick(ghi, target);
             kept = 0;
         }
-        hc = lo + (hi - lo) * (wlo / (wlo - whi));
-        if (!(hc > lo && hc < hi)) hc = ODE_R(0.5) * (lo + hi);
-        if (!(hc > lo && hc < hi)) break;             /* the bracket is at rounding level */
+        if (!ode_illinois_point(lo, hi, wlo, whi, &hc)) break;   /* the bracket is at rounding level */
     }
     /* Pinned to rounding level (or a step failed): detected at the upper end
      * of the bracket, or at the step's end as it stands. */

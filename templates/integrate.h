@@ -88,7 +88,66 @@ ODE_HD static ODE_INLINE ode_real ode_step_factor(ode_real ratio, ode_real ln_pr
     return (ode_real)ODE_TAB(SAFETY) * ode_exp_det(x);
 #endif
 }
+
+/* What the step control makes of a trial of hs (proposed: *h; hmin: the
+ * smallest step; last: the clipped last step) with error ratio `ratio`:
+ * ODE_TRIAL_ACCEPTED with the next step's proposal in *hnext, ODE_TRIAL_AGAIN
+ * with a shorter *h, or ODE_TRIAL_FAILED (NaN or Inf at the smallest step).
+ * *ln_prev and *rejected carry the PI controller's memory.  The per-thread
+ * integrator and the team's (team_integrate.h) decide with it alike. */
+#define ODE_TRIAL_FAILED (-1)
+#define ODE_TRIAL_AGAIN 0
+#define ODE_TRIAL_ACCEPTED 1
+ODE_HD static ODE_INLINE int ode_step_control(ode_real ratio, ode_real hs, ode_real hmin, int last, ode_real dtmin,
+                                              ode_real dtmax, ode_real *h, ode_real *ln_prev, int *rejected,
+                                              ode_real *hnext)
+{
+    /* At the smallest step a trial is taken whatever its error; the
+     * proposal h decides (a clipped last step may be a hair longer
+     * than dtmin and must not be rejected for ever). */
+    const int at_min = *h <= hmin || hs <= hmin;
+    if (!(ratio == ratio)) {           /* NaN or Inf in the trial: shrink, or stop at dtmin */
+        if (at_min) return ODE_TRIAL_FAILED;
+        *h = ode_fmax(hs * ODE_OPT_HSHRINK, hmin);
+        *rejected = 1;
+        return ODE_TRIAL_AGAIN;
+    }
+    const int accept = !(ratio > ODE_R(1.0)) || at_min;
+    ode_real factor = ratio > ODE_R(0.0) ? ode_step_factor(ratio, *ln_prev, accept) : ODE_OPT_HGROW;
+    factor = ode_fmin(ode_fmax(factor, ODE_OPT_HSHRINK), ODE_OPT_HGROW);
+    if (!accept) {                     /* rejected: undo the step, try a smaller one */
+        *h = ode_fmax(hs * factor, hmin);
+        *rejected = 1;
+        return ODE_TRIAL_AGAIN;
+    }
+    if (ODE_TAB(BETA2) != 0.0) *ln_prev = ode_ln_det(ode_fmax(ratio, ODE_R(1.0e-4)));
+    if (*rejected && ODE_TAB(HOLD) && factor > ODE_R(1.0)) factor = ODE_R(1.0);
+    *rejected = 0;
+    *hnext = ode_fmin(ode_fmax(hs * factor, dtmin), dtmax);
+    if (last && *hnext < *h) *hnext = *h;   /* a clipped step says little about the next */
+    return ODE_TRIAL_ACCEPTED;
+}
 #endif
+
+/* Before a step from t to t1 (`left` = t1 - t) of *hs: 0 when nothing is left
+ * (the integration is finished); else 1, with a step within rounding of the
+ * rest taking the rest (no sliver step: *hs = left, *last), and for a fixed
+ * step (whole: not null) the whole steps of h that fit before t1 (less a
+ * rounding margin) planned in *whole, so that t1 is looked at again only
+ * after them.  Both integrators plan alike with it. */
+ODE_HD static ODE_INLINE int ode_plan_step(ode_real left, ode_real h, ode_real clip, ode_real *hs, int *last, int *whole)
+{
+    if (!(left > ODE_R(0.0))) return 0;
+    if (left <= *hs * clip) {          /* the last step ends exactly at t1 */
+        *hs = left;
+        *last = 1;
+    } else if (whole) {
+        const ode_real n = left / (h * clip);
+        *whole = n < ODE_R(1.0e9) ? (int)n - 1 : 1000000000;
+        if (*whole < 0) *whole = 0;
+    }
+    return 1;
+}
 
 /* ------------------------------------------------------------------ at rest */
 #if ODE_NEVENT > 0
@@ -301,16 +360,9 @@ ODE_HD static ODE_INLINE void ode_integrate_sampled(OdeSystem *s, const OdeOptio
         ode_real hs = h;
         int last = 0;
 #if ODE_ADAPTIVE
-        {
-            const ode_real left = t1 - s->t;
-            if (!(left > ODE_R(0.0))) {
-                s->status = ODE_STATUS_FINISHED;
-                break;
-            }
-            if (left <= hs * clip) {       /* the last step ends exactly at t1 */
-                hs = left;
-                last = 1;
-            }
+        if (!ode_plan_step(t1 - s->t, h, clip, &hs, &last, 0)) {
+            s->status = ODE_STATUS_FINISHED;
+            break;
         }
 #else
 #if ODE_FAST
@@ -364,22 +416,9 @@ ODE_HD static ODE_INLINE void ode_integrate_sampled(OdeSystem *s, const OdeOptio
 #endif
         if (whole > 0) {
             whole--;                       /* a planned whole step: no look at t1 */
-        } else {
-            /* Plan: the whole steps of h that fit before t1 (less a rounding
-             * margin), then the clipped last step. */
-            const ode_real left = t1 - s->t;
-            if (!(left > ODE_R(0.0))) {
-                s->status = ODE_STATUS_FINISHED;
-                break;
-            }
-            if (left <= hs * clip) {
-                hs = left;
-                last = 1;
-            } else {
-                const ode_real n = left / (h * clip);
-                whole = n < ODE_R(1.0e9) ? (int)n - 1 : 1000000000;
-                if (whole < 0) whole = 0;
-            }
+        } else if (!ode_plan_step(t1 - s->t, h, clip, &hs, &last, &whole)) {
+            s->status = ODE_STATUS_FINISHED;
+            break;
         }
 #endif
 #if ODE_NDELAY_CONST > 0 && ODE_DELAY_BREAKS
@@ -409,32 +448,12 @@ ODE_HD static ODE_INLINE void ode_integrate_sampled(OdeSystem *s, const OdeOptio
 #endif
             ode_real ratio = ode_error_ratio(ode_opt, s->y, ynew, err);
             if (!settled && !(ratio > ODE_R(1.0))) ratio = ODE_R(2.0);   /* its own extension did not settle: shorter */
-            /* At the smallest step a trial is taken whatever its error; the
-             * proposal h decides (a clipped last step may be a hair longer
-             * than dtmin and must not be rejected for ever). */
-            const int at_min = h <= hmin || hs <= hmin;
-            if (!(ratio == ratio)) {       /* NaN or Inf in the trial: shrink, or stop at dtmin */
-                if (at_min) {
-                    s->status = ODE_TRIAL_FAILURE(st);   /* nan, or a stiff method's singular W */
-                    break;
-                }
-                h = ode_fmax(hs * ODE_OPT_HSHRINK, hmin);
-                rejected = 1;
-                continue;
+            const int verdict = ode_step_control(ratio, hs, hmin, last, dtmin, dtmax, &h, &ln_prev, &rejected, &hnext);
+            if (verdict == ODE_TRIAL_FAILED) {
+                s->status = ODE_TRIAL_FAILURE(st);   /* nan, or a stiff method's singular W */
+                break;
             }
-            const int accept = !(ratio > ODE_R(1.0)) || at_min;
-            ode_real factor = ratio > ODE_R(0.0) ? ode_step_factor(ratio, ln_prev, accept) : ODE_OPT_HGROW;
-            factor = ode_fmin(ode_fmax(factor, ODE_OPT_HSHRINK), ODE_OPT_HGROW);
-            if (!accept) {                 /* rejected: undo the step, try a smaller one */
-                h = ode_fmax(hs * factor, hmin);
-                rejected = 1;
-                continue;
-            }
-            if (ODE_TAB(BETA2) != 0.0) ln_prev = ode_ln_det(ode_fmax(ratio, ODE_R(1.0e-4)));
-            if (rejected && ODE_TAB(HOLD) && factor > ODE_R(1.0)) factor = ODE_R(1.0);
-            rejected = 0;
-            hnext = ode_fmin(ode_fmax(hs * factor, dtmin), dtmax);
-            if (last && hnext < h) hnext = h;      /* a clipped step says little about the next */
+            if (verdict == ODE_TRIAL_AGAIN) continue;
         }
 #else
 #if ODE_NOISE

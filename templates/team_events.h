@@ -148,7 +148,7 @@ ODE_HD static ODE_INLINE void ode_team_event_slopes(OdeTeamCtx *c, const OdeTeam
                                                     const ode_real *g, ode_real *slope)
 {
     const OdeTeam ode_team = c->team;
-    const ode_real d = theta + ODE_SLOPE_DTHETA <= ODE_R(1.0) ? ODE_SLOPE_DTHETA : -ODE_SLOPE_DTHETA;
+    const ode_real d = ode_slope_step(theta);
     ode_real *const gd = ODE_TEV(c, ODE_TEV_GD);
     ode_team_events_at(c, D, theta + d, gd);
     ODE_FOR_MY_EVENTS(e) slope[e] = (gd[e] - g[e]) / d;
@@ -159,38 +159,19 @@ ODE_HD static ODE_INLINE void ode_team_event_slopes(OdeTeamCtx *c, const OdeTeam
 ODE_HD static ODE_INLINE int ode_team_find_beyond(OdeTeamCtx *c, const OdeTeamDense *D, int e, int kind, ode_real level,
                                                   ode_real a, ode_real b, ode_real *theta)
 {
-    const ode_real r = ODE_R(0.38196601125010515);
     const ode_real target = kind * level;
     const ode_real *const g = ODE_TEV(c, ODE_TEV_GC);
-    ode_real x1 = a + r * (b - a), x2 = b - r * (b - a), f1 = ODE_R(0.0), f2 = ODE_R(0.0);
-    int inner = 1;
+    OdeGolden q;
+    ode_golden_start(&q, a, b);
     for (int it = 0; it < ODE_EXTREMUM_MAXITER; it++) {
-        const ode_real x = inner == 1 ? x1 : x2;
+        const ode_real x = ode_golden_point(&q);
         ode_team_events_at(c, D, x, ODE_TEV(c, ODE_TEV_GC));
         const ode_real f = kind * g[e];
         if (f > target) {
             *theta = x;
             return 1;
         }
-        if (inner == 1) f1 = f;
-        else f2 = f;
-        if (it == 0) {
-            inner = 2;
-            continue;
-        }
-        if (f1 >= f2) {
-            b = x2;
-            x2 = x1;
-            f2 = f1;
-            x1 = a + r * (b - a);
-            inner = 1;
-        } else {
-            a = x1;
-            x1 = x2;
-            f1 = f2;
-            x2 = b - r * (b - a);
-            inner = 2;
-        }
+        ode_golden_next(&q, f);
     }
     return 0;
 }
@@ -213,9 +194,8 @@ ODE_HD static ODE_INLINE int ode_team_event_scan(OdeTeamCtx *c, const OdeTeamDen
     ode_real a = ODE_R(0.0), split = ODE_R(2.0);
     int have_sa = 0, splits = 0, k = 1;
     while (k <= ODE_OPT_EVPOINTS + 1) {
-        const ode_real grid = k <= ODE_OPT_EVPOINTS ? (ode_real)k / (ode_real)(ODE_OPT_EVPOINTS + 1) : ODE_R(1.0);
-        const int at_split = split < grid;
-        const ode_real b = at_split ? split : grid;
+        int at_split;
+        const ode_real b = ode_check_point(k, split, &at_split);
         if (b < ODE_R(1.0)) ode_team_events_at(c, D, b, gb);
         else ODE_FOR_MY_EVENTS(e) gb[e] = gend[e];
         split = ODE_R(2.0);
@@ -239,7 +219,7 @@ ODE_HD static ODE_INLINE int ode_team_event_scan(OdeTeamCtx *c, const OdeTeamDen
                 ode_real first = b;
                 for (int e = 0; e < ODE_NEVENT; e++) {   /* in index order, as events.h */
                     ode_real at;
-                    if (kind[e] * sa[e] > ODE_R(0.0) && kind[e] * sb[e] < ODE_R(0.0) &&
+                    if (ode_extremum_between(kind[e], sa[e], sb[e]) &&
                         ode_team_find_beyond(c, D, e, kind[e], level[e], a, first, &at))
                         first = at;
                 }
@@ -378,9 +358,8 @@ ODE_HD static ODE_INLINE int ode_team_locate_dense(OdeTeamCtx *c, const OdeTeamD
     ode_real wlo = ode_team_pick(glo, target), whi = ode_team_pick(ghi, target);
     int kept = 0;
     for (int iter = 0; iter < ODE_EVENT_MAXITER; iter++) {
-        ode_real x = lo + (hi - lo) * (wlo / (wlo - whi));
-        if (!(x > lo && x < hi)) x = ODE_R(0.5) * (lo + hi);
-        if (!(x > lo && x < hi)) break;
+        ode_real x;
+        if (!ode_illinois_point(lo, hi, wlo, whi, &x)) break;
         ode_team_events_at(c, D, x, gc);
         int next = ode_team_earliest_jump(c, blo, glo, gc);
         if (next >= 0) {
@@ -388,9 +367,8 @@ ODE_HD static ODE_INLINE int ode_team_locate_dense(OdeTeamCtx *c, const OdeTeamD
             ODE_FOR_MY_EVENTS(e) ghi[e] = gc[e];
             ODE_TEAM_SYNC();
             if (next != target) { target = next; wlo = ode_team_pick(glo, target); kept = 0; }
-            else if (kept == -1) wlo *= ODE_R(0.5);
+            ode_illinois_moved_hi(&kept, &wlo);
             whi = ode_team_pick(ghi, target);
-            kept = -1;
             continue;
         }
         if (ode_team_landed(c, blo, gc)) {
@@ -402,8 +380,7 @@ ODE_HD static ODE_INLINE int ode_team_locate_dense(OdeTeamCtx *c, const OdeTeamD
         ODE_FOR_MY_EVENTS(e) glo[e] = gc[e];
         ODE_TEAM_SYNC();
         wlo = ode_team_pick(glo, target);
-        if (kept == 1) whi *= ODE_R(0.5);
-        kept = 1;
+        ode_illinois_moved_lo(&kept, &whi);
     }
     *theta = hi;
     ode_team_fire_reached(c, blo, ghi);
@@ -470,9 +447,8 @@ ODE_HD static ODE_INLINE int ode_team_events_step(OdeTeamCtx *c, ode_real t, ode
             ODE_FOR_MINE(m, i) yhi[m] = yc[m];
             ODE_TEAM_SYNC();
             if (phase < 2 || next != target) { target = next; wlo = ode_team_pick(glo, target); kept = 0; }
-            else if (kept == -1) wlo *= ODE_R(0.5);
+            ode_illinois_moved_hi(&kept, &wlo);
             whi = ode_team_pick(ghi, target);
-            kept = -1;
             past = 1;
         } else {
             if (ode_team_landed(c, blo, gc)) {
@@ -488,8 +464,7 @@ ODE_HD static ODE_INLINE int ode_team_events_step(OdeTeamCtx *c, ode_real t, ode
             ODE_TEAM_SYNC();
             if (phase == 2) {
                 wlo = ode_team_pick(glo, target);
-                if (kept == 1) whi *= ODE_R(0.5);
-                kept = 1;
+                ode_illinois_moved_lo(&kept, &whi);
             }
         }
         if (!past && phase == 0 && br.hi < ODE_R(1.0)) {
@@ -511,9 +486,7 @@ ODE_HD static ODE_INLINE int ode_team_events_step(OdeTeamCtx *c, ode_real t, ode
             whi = ode_team_pick(ghi, target);
             kept = 0;
         }
-        hc = lo + (hi - lo) * (wlo / (wlo - whi));
-        if (!(hc > lo && hc < hi)) hc = ODE_R(0.5) * (lo + hi);
-        if (!(hc > lo && hc < hi)) break;
+        if (!ode_illinois_point(lo, hi, wlo, whi, &hc)) break;
     }
     if (past) {
         *hstep = hi;

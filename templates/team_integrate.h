@@ -100,16 +100,9 @@ ODE_HD static ODE_INLINE void ode_team_integrate_sampled(OdeTeamCtx *c, const Od
         ode_real hs = h;
         int last = 0;
 #if ODE_ADAPTIVE
-        {
-            const ode_real left = t1 - t;
-            if (!(left > ODE_R(0.0))) {
-                status = ODE_STATUS_FINISHED;
-                break;
-            }
-            if (left <= hs * clip) {
-                hs = left;
-                last = 1;
-            }
+        if (!ode_plan_step(t1 - t, h, clip, &hs, &last, 0)) {
+            status = ODE_STATUS_FINISHED;
+            break;
         }
 #else
 #if ODE_FAST
@@ -139,20 +132,9 @@ ODE_HD static ODE_INLINE void ode_team_integrate_sampled(OdeTeamCtx *c, const Od
 #endif
         if (whole > 0) {
             whole--;
-        } else {
-            const ode_real left = t1 - t;
-            if (!(left > ODE_R(0.0))) {
-                status = ODE_STATUS_FINISHED;
-                break;
-            }
-            if (left <= hs * clip) {
-                hs = left;
-                last = 1;
-            } else {
-                const ode_real n = left / (h * clip);
-                whole = n < ODE_R(1.0e9) ? (int)n - 1 : 1000000000;
-                if (whole < 0) whole = 0;
-            }
+        } else if (!ode_plan_step(t1 - t, h, clip, &hs, &last, &whole)) {
+            status = ODE_STATUS_FINISHED;
+            break;
         }
 #endif
         ode_real ynew[ODE_TEAM_SLOTS], err[ODE_TEAM_SLOTS];
@@ -166,29 +148,12 @@ ODE_HD static ODE_INLINE void ode_team_integrate_sampled(OdeTeamCtx *c, const Od
             evals += ODE_TRIAL_EVALS(have_f);
             have_f = 1;
             const ode_real ratio = ode_team_error_ratio(c, ode_opt, ynew, err);
-            const int at_min = h <= hmin || hs <= hmin;
-            if (!(ratio == ratio)) {
-                if (at_min) {
-                    status = ODE_TEAM_TRIAL_FAILURE(st);
-                    break;
-                }
-                h = ode_fmax(hs * ODE_OPT_HSHRINK, hmin);
-                rejected = 1;
-                continue;
+            const int verdict = ode_step_control(ratio, hs, hmin, last, dtmin, dtmax, &h, &ln_prev, &rejected, &hnext);
+            if (verdict == ODE_TRIAL_FAILED) {
+                status = ODE_TEAM_TRIAL_FAILURE(st);
+                break;
             }
-            const int accept = !(ratio > ODE_R(1.0)) || at_min;
-            ode_real factor = ratio > ODE_R(0.0) ? ode_step_factor(ratio, ln_prev, accept) : ODE_OPT_HGROW;
-            factor = ode_fmin(ode_fmax(factor, ODE_OPT_HSHRINK), ODE_OPT_HGROW);
-            if (!accept) {
-                h = ode_fmax(hs * factor, hmin);
-                rejected = 1;
-                continue;
-            }
-            if (ODE_TAB(BETA2) != 0.0) ln_prev = ode_ln_det(ode_fmax(ratio, ODE_R(1.0e-4)));
-            if (rejected && ODE_TAB(HOLD) && factor > ODE_R(1.0)) factor = ODE_R(1.0);
-            rejected = 0;
-            hnext = ode_fmin(ode_fmax(hs * factor, dtmin), dtmax);
-            if (last && hnext < h) hnext = h;
+            if (verdict == ODE_TRIAL_AGAIN) continue;
         }
 #else
         ode_team_trial(c, t, hs, have_f, &st, ynew, err, &ts);
