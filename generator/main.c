@@ -24,6 +24,7 @@
 #include "deriv/needs.h"
 #include "deriv/noise.h"
 #include "check/model.h"
+#include "front/old_format.h"
 #include "front/parse.h"
 #include "emit/print_jacobian.h"
 #include "base/util.h"
@@ -38,7 +39,9 @@ static const char usage_text[] =
     "                 an option as if `@ NAME=VALUE` ended the file (it wins over the file's)\n"
     "  --check        parse and check only; write nothing\n"
     "  -q, --quiet    no message when all went well (what was written where)\n"
-    "  --print jacobian  print the derivatives of the model (Jacobian, d/dt, d/dp, events, resets); write nothing\n";
+    "  --print jacobian  print the derivatives of the model (Jacobian, d/dt, d/dp, events, resets); write nothing\n"
+    "  --convert      print the file in XPPAUT's new format (a file in XPPAUT's old format rewritten line for\n"
+    "                 line, as xppaut -convert does; any other file as it is); write nothing\n";
 
 /* mkdir -p */
 static bool make_dirs(const char *path)
@@ -163,7 +166,7 @@ static void print_sets(const Model *m, FILE *f)
             char buf[40];
             do snprintf(buf, sizeof buf, "%.*g", p, ps->values[i]);
             while (strtod(buf, NULL) != ps->values[i] && ++p <= 17);
-            fprintf(f, "%s%s=%s", i ? ", " : "", ps->targets[i]->name, buf);
+            fprintf(f, "%s%s=%s", i ? ", " : "", ps->targets[i] ? ps->targets[i]->name : ps->options[i], buf);
         }
         fprintf(f, "   (runner: --set-name %s)\n", ps->name);
     }
@@ -187,7 +190,7 @@ int main(int argc, char **argv)
 {
     const char *path = NULL, *dir = NULL;
     int precision = -1;
-    bool check_only = false, dump_ast = false, plain_trig = false, quiet = false, print_jac = false;
+    bool check_only = false, dump_ast = false, plain_trig = false, quiet = false, print_jac = false, convert = false;
     Node *options = NULL;
     bool options_end = false;   /* after `--`: a file, whatever it starts with */
     for (int i = 1; i < argc; i++) {
@@ -234,6 +237,8 @@ int main(int argc, char **argv)
             quiet = true;
         } else if (!strcmp(a, "--check")) {
             check_only = true;
+        } else if (!strcmp(a, "--convert")) {
+            convert = true;
         } else if (!strcmp(a, "--dump-ast")) {
             dump_ast = true;
         } else if (!strcmp(a, "--no-time-trig")) {   /* for benchmarks: the plain RHS */
@@ -266,6 +271,15 @@ int main(int argc, char **argv)
         return 1;
     }
     diag_set_source(path, text, len);
+    if (convert) {      /* XPPAUT's old format in the new one (front/old_format.c) */
+        size_t new_len;
+        const char *rewritten = old_format_rewrite(text, len, &new_len);
+        fwrite(rewritten ? rewritten : text, 1, rewritten ? new_len : len, stdout);
+        int n = diag_error_count();
+        free(text);
+        arena_free_all();
+        return n ? 1 : 0;
+    }
     Program *prog = parse_program(path, text, len);
     if (dump_ast) {   /* the parser's view only: no checks */
         ast_dump(prog, stdout);

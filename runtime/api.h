@@ -264,7 +264,9 @@ int model_initial_values(const double *params, double *states);
 /* The file's parameter sets (`set NAME {a=1, x=0.5}`): how many, their
  * names, the index of a name (case-insensitive; -1 when there is none), and
  * applying set k to a vector of parameters and one of initial values (only
- * the values the set names change). */
+ * the values the set names change; a run-time option that a set gives,
+ * XPPAUT's `set S {total=100}`, is applied by the runner's --set-name as
+ * --set applies it, not here). */
 int model_set_count(void);
 const char *model_set_name(int k);
 int model_set_index(const char *name);

@@ -1517,7 +1517,8 @@ int model_set_apply(int k, double *params, double *states)
     for (int i = 0; i < ode_sets[k].n; i++) {
         const OdeSetItem *it = &ode_sets[k].items[i];
         if (it->target_kind == ODE_TARGET_PARAM) params[it->target] = it->value;
-        else states[it->target] = it->value;
+        else if (it->target_kind == ODE_TARGET_STATE) states[it->target] = it->value;
+        /* (a run-time option, XPPAUT's `total=100` in a set: the runner applies it, api.h) */
     }
     return MODEL_OK;
 }

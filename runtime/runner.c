@@ -684,8 +684,16 @@ static int ode_parse_set_name(OdeRunner *r, const char *name)
     model_set_apply(k, r->param, r->state);
     for (int i = 0; i < ode_sets[k].n; i++) {
         const OdeSetItem *it = &ode_sets[k].items[i];
-        if (it->target_kind == ODE_TARGET_STATE) r->state_set[it->target] = 1;
-        else r->param_set[it->target] = 1;
+        if (it->target_kind == ODE_TARGET_OPTION) {     /* XPPAUT's `set S {total=100}`: as --set @total=100 */
+            char text[64];
+            snprintf(text, sizeof text, "@%s=%.17g", ode_option_words[it->target], it->value);
+            const int rc = ode_parse_set(r, text);
+            if (rc) return rc;
+        } else if (it->target_kind == ODE_TARGET_STATE) {
+            r->state_set[it->target] = 1;
+        } else {
+            r->param_set[it->target] = 1;
+        }
     }
     return 0;
 }

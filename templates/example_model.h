@@ -328,7 +328,7 @@ ODE_HD static ODE_INLINE void ode_model_initial(OdeSystem *ode_s) { (void)ode_s;
 
 /* Parameter sets (`set NAME {…}`), for the runner's --set-name. */
 typedef struct OdeSetItem {
-    int target_kind;        /* ODE_TARGET_PARAM or ODE_TARGET_STATE */
+    int target_kind;        /* ODE_TARGET_PARAM, _STATE or _OPTION */
     int target;             /* its index */
     double value;
 } OdeSetItem;

@@ -296,6 +296,9 @@ typedef struct OdeArrays {
 /* One `scan` line: a parameter or an initial value over a range or a list.
  * Several lines form their Cartesian product, the last varying fastest. */
 enum { ODE_TARGET_PARAM = 0, ODE_TARGET_STATE = 1 };
+/* A set's item that is a run-time option (XPPAUT's `set S {total=100}`): its
+ * target is the option's place in runtime/options.c's ode_option_words. */
+enum { ODE_TARGET_OPTION = 2 };
 enum { ODE_SCAN_LIN = 0, ODE_SCAN_LOG = 1, ODE_SCAN_LIST = 2 };
 typedef struct OdeScanSpec {
     int target_kind;        /* ODE_TARGET_PARAM or ODE_TARGET_STATE */

@@ -3,6 +3,7 @@
  * Every problem is reported (front/diag.h) and counted; checking goes on
  * after an error so that one run shows them all.  This file runs the
  * passes in order; each is a file of check/ (checker.h declares them):
+ *   options     XPPAUT's options files (option FILE): a note, XPPAUT takes none of their values
  *   precedence  each statement compared with XPPAUT's reading of it (front/precedence.c)
  *   expand      XPPAUT's arrays written out as scalar statements (front/expand.c)
  *   declare     every declaration becomes a symbol (declare.c: duplicates, reserved names)
@@ -130,6 +131,7 @@ Model *check_program(const Program *prog, int precision)
     c->sym_count = new_symbol(SYM_COUNT, "count", nowhere);
 
     Node *inits = NULL;
+    note_options_files(prog);   /* option FILE: not read, as XPPAUT takes none of its values */
     check_xpp_statements(prog);     /* before the arrays are written out: one message a line */
     const Node *asked = derivatives_asked(prog);
     prog = expand_arrays(prog, asked, &m->arrays_kept);

@@ -128,6 +128,8 @@ Symbol *new_symbol(SymKind kind, const char *name, Loc loc);
  * model; NULL after an error (the name is taken or reserved). */
 Symbol *declare_symbol(Checker *c, SymKind kind, const char *name, Loc loc, bool listed);
 void declare_all(Checker *c, const Program *prog, Node **inits);
+/* options_file.c: a note for each `option FILE`, whose values XPPAUT never takes. */
+void note_options_files(const Program *prog);
 
 /* ---- special.c: XPPAUT's network operators (after the tables, before the definitions are resolved) */
 void check_specials(Checker *c);

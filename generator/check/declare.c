@@ -199,7 +199,6 @@ static void unsupported_statement(const Node *d)
         {"vector", "XPPAUT's vector statement is not supported: write the components out (arrays x[1..n] are "
                    "expanded)"},
         {"group", "XPPAUT's group statement is not supported"},
-        {"options", "XPPAUT options files (option NAME) are not read: copy their @ lines into this file"},
     };
     for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
         if (!strcmp(d->name, table[i].name)) {
@@ -346,8 +345,12 @@ void declare_all(Checker *c, const Program *prog, Node **inits)
             refuse_names(c, d);
             break;
         case D_IGNORED:
-            note_at(d->loc, "XPPAUT's '%s' statement is ignored (it chooses what XPPAUT stores; odegen writes "
-                            "what `record` lists)", d->name);
+            if (!strcmp(d->name, "only"))
+                note_at(d->loc, "XPPAUT's '%s' statement is ignored (it chooses what XPPAUT stores; odegen writes "
+                                "what `record` lists)", d->name);
+            else    /* a line whose first word is no statement (lexer.l) */
+                warning_at(d->loc, "the line's first word '%s' starts no statement: XPPAUT ignores such a line, "
+                                   "and so does odegen (a comment without its '#'?)", d->name);
             break;
         default:
             break;

@@ -161,7 +161,8 @@ typedef struct Table {
 typedef struct ParamSet {
     const char *name;
     int line;
-    Symbol **targets;       /* parameters or states */
+    Symbol **targets;       /* parameters or states; NULL for an option */
+    const char **options;   /* XPPAUT's run-time option in a set (`total=100`): odegen's name */
     double *values;
     int n;
 } ParamSet;

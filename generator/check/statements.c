@@ -7,6 +7,7 @@
 #include "base/input_limits.h"
 #include "base/util.h"
 #include "check/checker.h"
+#include "check/option_names.h"
 #include "check/tables.h"
 #include "front/diag.h"
 
@@ -226,6 +227,46 @@ void check_table(Checker *c, Node *d)
 
 /* set NAME {a=1, x=0.5}: values of parameters and initial values, chosen
  * together with the runner's --set-name NAME. */
+/* An XPPAUT option inside a set (`set vvst {total=100, xlo=0, iapp=.1}`):
+ * XPPAUT gives a set's name to a state, else a parameter, else takes it for
+ * an option (load_eqn.c, do_intern_set).  The run-time options become items
+ * of the set (the runner applies them as --set does), the display's are
+ * ignored with a note; true when the item was an option (said or kept). */
+static bool set_option(Checker *c, ParamSet *ps, Node *it)
+{
+    static const char *const runtime[] = {"dt", "t0", "total", "toler", "atoler", "dtmin", "dtmax", "bound", NULL};
+    OptionName on = option_name(it->name);
+    if (on.ignored) {
+        note_at(it->name_loc, "XPPAUT option '%s' in a set is ignored (it concerns XPPAUT's display or tools)",
+                it->name);
+        return true;
+    }
+    if (!on.name) return false;
+    bool runs = false;
+    for (const char *const *r = runtime; *r; r++) runs |= name_eq(*r, on.name);
+    if (!runs) {
+        error_at(it->name_loc, "XPPAUT option '%s' in a set: odegen fixes %s when it translates the file; a set "
+                               "gives parameters, initial values and the run-time options dt, t0, total, toler, "
+                               "atoler, dtmin, dtmax and bound", it->name, on.name);
+        return true;
+    }
+    for (int k = 0; k < ps->n; k++)
+        if (!ps->targets[k] && name_eq(ps->options[k], on.name)) {
+            error_at(it->name_loc, "'%s' is given twice in the set '%s'", on.name, ps->name);
+            return true;
+        }
+    double v;
+    if (!const_value(c, it->rhs, "a set's value", &v)) return true;
+    if (!isfinite(v) || (!name_eq(on.name, "t0") && !(v > 0))) {
+        error_at(it->rhs->loc, "%s must be %s", on.name, name_eq(on.name, "t0") ? "finite" : "positive and finite");
+        return true;
+    }
+    ps->targets[ps->n] = NULL;
+    ps->options[ps->n] = on.name;
+    ps->values[ps->n++] = v;
+    return true;
+}
+
 void check_set(Checker *c, Node *d)
 {
     Model *m = c->m;
@@ -240,9 +281,11 @@ void check_set(Checker *c, Node *d)
     ps.line = d->loc.line;
     int n = list_length(d->items);
     ps.targets = arena_alloc(sizeof(Symbol *) * (size_t)(n + 1));
+    ps.options = arena_alloc(sizeof(char *) * (size_t)(n + 1));
     ps.values = arena_alloc(sizeof(double) * (size_t)(n + 1));
     for (Node *it = d->items; it; it = it->next) {
         Symbol *s = symtab_get(&c->tab, it->name);
+        if (!s && set_option(c, &ps, it)) continue;
         if (!s) {
             Suggest sg;
             suggest_init(&sg, it->name);

@@ -43,13 +43,24 @@ void emit_initial(Emitter *E)
     buf_puts(o, "}\n\n");
 }
 
+/* A run-time option's place in the runner's list (runtime/options.c,
+ * ode_option_words: dt, t0, total, toler, atoler, dtmin, dtmax, maxsteps,
+ * bound), for a set that gives it. */
+static int runtime_option_index(const char *name)
+{
+    static const char *const words[] = {"dt", "t0", "total", "toler", "atoler", "dtmin", "dtmax", "maxsteps", "bound"};
+    for (int i = 0; i < (int)(sizeof words / sizeof *words); i++)
+        if (name_eq(words[i], name)) return i;
+    return -1;
+}
+
 void emit_sets(Emitter *E)
 {
     const Model *m = E->m;
     Buf *o = E->out;
     buf_puts(o, "/* Parameter sets of the file (set NAME {…}): values of parameters and initial\n"
                 " * values, chosen together (the runner's --set-name NAME). */\n"
-                "typedef struct OdeSetItem {\n    int target_kind;        /* ODE_TARGET_PARAM or ODE_TARGET_STATE */\n"
+                "typedef struct OdeSetItem {\n    int target_kind;        /* ODE_TARGET_PARAM, _STATE or _OPTION */\n"
                 "    int target;             /* its index */\n    double value;\n} OdeSetItem;\n"
                 "typedef struct OdeParamSet {\n    const char *name;\n    int n;\n    const OdeSetItem *items;\n"
                 "} OdeParamSet;\n");
@@ -57,9 +68,13 @@ void emit_sets(Emitter *E)
         const ParamSet *ps = &m->sets[k];
         buf_printf(o, "static const OdeSetItem ode_set_items_%d[ODE_ALLOC(%d)] = {", k, ps->n);
         for (int i = 0; i < ps->n; i++)
-            buf_printf(o, "%s{%s, %d, %s}", i ? ", " : "",
-                       ps->targets[i]->kind == SYM_PARAM ? "ODE_TARGET_PARAM" : "ODE_TARGET_STATE",
-                       ps->targets[i]->index, c_literal(ps->values[i], false));
+            if (ps->targets[i])
+                buf_printf(o, "%s{%s, %d, %s}", i ? ", " : "",
+                           ps->targets[i]->kind == SYM_PARAM ? "ODE_TARGET_PARAM" : "ODE_TARGET_STATE",
+                           ps->targets[i]->index, c_literal(ps->values[i], false));
+            else    /* an XPPAUT option in the set: its place in runtime/options.c's list */
+                buf_printf(o, "%s{ODE_TARGET_OPTION, %d /* %s */, %s}", i ? ", " : "", runtime_option_index(ps->options[i]),
+                           ps->options[i], c_literal(ps->values[i], false));
         buf_puts(o, ps->n ? "};\n" : "{0, 0, 0.0}};\n");
     }
     buf_printf(o, "static const OdeParamSet ode_sets[ODE_ALLOC(%d)] = {\n", m->nset);

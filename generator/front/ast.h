@@ -97,6 +97,8 @@ typedef enum NodeKind {
                      name (the feature, e.g. "wiener", "markov") */
     D_IGNORED,    /* an XPPAUT statement odegen reads and ignores with a note
                      (`only x,y`): name (the word as written) */
+    D_OPTFILE,    /* `option FILE`: XPPAUT's options file (name: the file as
+                     written; check/options_file.c reads it) */
     D_TABLE,      /* `table f % npts xlo xhi expr` (items: three N_NUM, rhs:
                      the formula in t) or `table f FILE` (text: the file) */
     D_SET,        /* `set name {a=1, x=2}`: name, items (list of S_ASSIGN) */

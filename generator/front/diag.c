@@ -39,6 +39,14 @@ void diag_set_source(const char *path, const char *text, size_t len)
 
 void diag_set_stream(FILE *stream) { src.stream = stream; }
 
+void diag_replace_text(const char *text, size_t len)
+{
+    src.text = text;
+    src.len = len;
+    src.line_start = NULL;
+    src.nlines = 0;
+}
+
 const char *diag_source(size_t *len)
 {
     if (len) *len = src.len;

@@ -19,6 +19,9 @@
  * new count of errors (a process may translate several texts: the fuzzer). */
 void diag_set_source(const char *path, const char *text, size_t len);
 void diag_set_stream(FILE *stream);      /* default: stderr */
+/* The text that later messages show, in place of the registered one (the count
+ * of errors goes on): XPPAUT's old format, read as its rewritten lines. */
+void diag_replace_text(const char *text, size_t len);
 /* The registered text (for the generated file's copy of the source). */
 const char *diag_source(size_t *len);
 

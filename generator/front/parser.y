@@ -189,6 +189,7 @@ static Node *mk_rates(Loc loc, List rates);
 %token KW_WIENER "'wiener'" KW_MARKOV "'markov'" MARKOV_ROW "'{' (a markov table's row)"
 %token <str> KW_UNSUPPORTED "unsupported statement"
 %token <str> KW_IGNORED "ignored statement"
+%token KW_OPTFILE "'option'"
 %token <node> FOR_BEGIN "'%[…]' line" FOR_END "'%' line"
 %token OF "'of'" PERCENT "'%'"
 %token IF "'if'" THEN "'then'" ELSE "'else'" NOT "'not'"
@@ -265,6 +266,7 @@ decl
     | KW_TABLE NAME PERCENT tnum tnum tnum expr
                                 { $$ = mk_table_fn(@$, @2, $2, $4, $5, $6, $7); }
     | KW_TABLE NAME WORD        { $$ = mk_table_file(@$, @2, $2, $3); }
+    | KW_OPTFILE WORD           { $$ = mk_named(D_OPTFILE, @$, @2, $2, NULL); }
     | KW_SET NAME '{' set_items '}'
                                 { $$ = mk_set(@$, @2, $2, $4); }
     | FOR_BEGIN
@@ -883,11 +885,6 @@ static bool expects(const yypcontext_t *ctx, const char *want)
  * that starts the statement is not close to one. */
 static const char *misspelt_keyword(const struct ParseState *ps)
 {
-    static const char *const top[] = {"par", "param", "number", "init", "aux", "global", "event",
-                                      "acc", "on", "tolerance", "scan", "repeat", "record", "save", "done",
-                                      "lyapunov", "period", "attractor",
-                                      "table", "set", NULL};
-    static const char *const in_block[] = {"if", NULL};
     if (ps->prev_kind != NAME || ps->prev_text_len < 2 || ps->prev_text_len > 40)
         return NULL;
     if (!(ps->prev2_kind == EOL || ps->prev2_kind == END || ps->prev2_kind == ';' ||
@@ -896,8 +893,20 @@ static const char *misspelt_keyword(const struct ParseState *ps)
     bool block = false;
     for (int i = 0; i < ps->nbr; i++)
         block |= ps->br[i].c == '{';
-    const char *word = arena_strndup(ps->text + ps->prev_text_off, (size_t)ps->prev_text_len);
-    int limit = ps->prev_text_len <= 3 ? 1 : ps->prev_text_len <= 6 ? 2 : 3;
+    return statement_near(arena_strndup(ps->text + ps->prev_text_off, (size_t)ps->prev_text_len), block);
+}
+
+const char *statement_near(const char *word, bool block)
+{
+    static const char *const top[] = {"par", "param", "number", "init", "aux", "global", "event",
+                                      "acc", "on", "tolerance", "scan", "repeat", "record", "save", "done",
+                                      "lyapunov", "period", "attractor",
+                                      "table", "set", NULL};
+    static const char *const in_block[] = {"if", NULL};
+    size_t len = strlen(word);
+    if (len < 2 || len > 40)
+        return NULL;
+    int limit = len <= 3 ? 1 : len <= 6 ? 2 : 3;
     const char *best = NULL;
     int best_d = limit + 1;
     for (const char *const *k = block ? in_block : top; *k; k++) {
