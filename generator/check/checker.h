@@ -128,6 +128,9 @@ Symbol *new_symbol(SymKind kind, const char *name, Loc loc);
  * model; NULL after an error (the name is taken or reserved). */
 Symbol *declare_symbol(Checker *c, SymKind kind, const char *name, Loc loc, bool listed);
 void declare_all(Checker *c, const Program *prog, Node **inits);
+/* poincare.c: XPPAUT's Poincaré map (@ poimap=…) as an event, a hook, repeat and
+ * record added to the program (the same program when there is no map). */
+const Program *poincare_map(const Program *prog);
 /* options_file.c: a note for each `option FILE`, whose values XPPAUT never takes. */
 void note_options_files(const Program *prog);
 

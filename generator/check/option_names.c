@@ -38,8 +38,8 @@ static const struct { const char *key, *name; } xpp_keys[] = {
     {"bound", "bound"}, {"atol", "atoler"}, {"tol", "toler"}, {"delay", "delay"}, {"bandup", NULL},
     {"bandlo", NULL}, {"phi", NULL}, {"theta", NULL}, {"xlo", NULL}, {"ylo", NULL}, {"xhi", NULL},
     {"yhi", NULL}, {"xmax", NULL}, {"ymax", NULL}, {"zmax", NULL}, {"xmin", NULL}, {"ymin", NULL},
-    {"zmin", NULL}, {"poimap", NULL}, {"poivar", NULL}, {"output", NULL}, {"poisgn", NULL},
-    {"poistop", NULL}, {"stoch", NULL}, {"poipln", NULL}, {"rangeover", NULL}, {"rangestep", NULL},
+    {"zmin", NULL}, {"poimap", "poimap"}, {"poivar", "poivar"}, {"output", NULL}, {"poisgn", "poisgn"},
+    {"poistop", "poistop"}, {"stoch", NULL}, {"poipln", "poipln"}, {"rangeover", NULL}, {"rangestep", NULL},
     {"rangelow", NULL}, {"rangehigh", NULL}, {"rangereset", NULL}, {"rangeoldic", NULL},
     {"range", NULL}, {"ntst", NULL}, {"nmax", NULL}, {"npr", NULL}, {"ncol", NULL}, {"dsmin", NULL},
     {"dsmax", NULL}, {"ds", NULL}, {"parmin", NULL}, {"parmax", NULL}, {"normmin", NULL},
@@ -63,7 +63,8 @@ bool option_from_command_line(const Node *item) { return item->loc.line == 0; }
 bool option_spelled_whole(const char *name)
 {
     static const char *const whole[] = {"meth", "method", "dt", "t0", "total", "toler", "tol", "atoler", "atol",
-                                        "dtmin", "dtmax", "bound", "bounds", "delay", "seed", NULL};
+                                        "dtmin", "dtmax", "bound", "bounds", "delay", "seed", "poimap", "poivar",
+                                        "poipln", "poisgn", "poistop", NULL};
     for (const char *const *w = whole; *w; w++)
         if (name_eq(*w, name)) return true;
     for (const char *const *o = own_options; *o; o++)
@@ -72,12 +73,14 @@ bool option_spelled_whole(const char *name)
 }
 
 const char *const option_list_text = "meth, dt, t0, total, toler, atoler, dtmin, dtmax, bound, hgrow, hshrink, "
-                                     "evsteps, evtol, evpoints, maxsteps, prec, delay, seed, noisesub";
+                                     "evsteps, evtol, evpoints, maxsteps, prec, delay, seed, noisesub, poimap, poivar, "
+                                     "poipln, poisgn, poistop";
 
 const char *const option_suggestions[] = {"meth", "method", "dt", "t0", "total", "toler", "atoler", "dtmin",
                                           "dtmax", "bound", "bounds", "hgrow", "hshrink", "evsteps", "evtol", "evpoints",
                                           "maxsteps", "prec", "arrays", "delay", "layout", "team", "seed", "noisesub", "xp", "yp", "zp", "xlo", "xhi", "ylo", "yhi",
-                                          "nplot", "maxstor", "nout", "njmp", "trans", "axes", NULL};
+                                          "nplot", "maxstor", "nout", "njmp", "trans", "axes", "poimap", "poivar", "poipln",
+                                          "poisgn", "poistop", NULL};
 
 OptionName option_name(const char *name)
 {

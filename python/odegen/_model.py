@@ -30,7 +30,8 @@ RUNTIME_OPTIONS = ("dt", "t0", "total", "toler", "atoler", "dtmin", "dtmax", "ma
 # and Wiener increments summed per step (the Brownian path of dt/noisesub; docs/noise.md).
 NOISE_OPTIONS = ("seed", "noisesub")
 # Options that change the generated code: odegen.load(options=…) takes them (a build each).
-CODE_OPTIONS = ("meth", "prec", "hgrow", "hshrink", "evsteps", "evtol", "evpoints", "delay")
+CODE_OPTIONS = ("meth", "prec", "hgrow", "hshrink", "evsteps", "evtol", "evpoints", "delay", "poimap", "poivar", "poipln",
+                "poisgn", "poistop")
 _OPTION_ALIASES = {"tol": "toler", "atol": "atoler", "bounds": "bound", "method": "meth"}   # XPPAUT's spellings
 
 CPU_CHUNK = 1000000       # most systems per slice on the CPU (as the runner)

@@ -103,8 +103,8 @@ cli 2 "odegen: error: --print takes 'jacobian', not 'hessian'" ok.ode --print he
 cli 2 "odegen: error: --print takes 'jacobian'" ok.ode --print
 # --option is not XPPAUT text: no first-letter reading of a method, no silently ignored name
 cli 1 "ok.ode: error: unknown method 'bogus': the methods are euler, modeuler, rk4, rkck45, dopri5, tsit5, dop853, vern7, rodas5p, ros3p, discrete, milstein, weak2 (or XPPAUT's names: rungekutta, qualrk, 5dp, 83dp, stiff, gear, cvode, …)" ok.ode --check --option meth=bogus
-cli 1 "ok.ode: error: unknown option 'zz'; odegen's options are meth, dt, t0, total, toler, atoler, dtmin, dtmax, bound, hgrow, hshrink, evsteps, evtol, evpoints, maxsteps, prec, delay, seed, noisesub" ok.ode --check --option zz=1
-cli 1 "ok.ode: error: unknown option 'dtm'; odegen's options are meth, dt, t0, total, toler, atoler, dtmin, dtmax, bound, hgrow, hshrink, evsteps, evtol, evpoints, maxsteps, prec, delay, seed, noisesub; did you mean 'dt'?" ok.ode --check --option dtm=0.1
+cli 1 "ok.ode: error: unknown option 'zz'; odegen's options are meth, dt, t0, total, toler, atoler, dtmin, dtmax, bound, hgrow, hshrink, evsteps, evtol, evpoints, maxsteps, prec, delay, seed, noisesub, poimap, poivar, poipln, poisgn, poistop" ok.ode --check --option zz=1
+cli 1 "ok.ode: error: unknown option 'dtm'; odegen's options are meth, dt, t0, total, toler, atoler, dtmin, dtmax, bound, hgrow, hshrink, evsteps, evtol, evpoints, maxsteps, prec, delay, seed, noisesub, poimap, poivar, poipln, poisgn, poistop; did you mean 'dt'?" ok.ode --check --option dtm=0.1
 cli 0 "ok.ode: note: XPPAUT option 'xp' is ignored (it concerns XPPAUT's display or tools)" ok.ode --check --option xp=x
 printf "x' = -x\n@ meth=bogus, zz=1\n" >"$T/lenient.ode"   # in a file, XPPAUT's readings (notes)
 cli 0 "lenient.ode:2:8: note: XPPAUT reads a method by its first letter: 'bogus' is its backeul; XPPAUT's backeul (backward Euler with the fixed step dt, first order) runs as rodas5p, odegen's stiff Rosenbrock 5(4), adaptive with toler and atoler (dt is its first step): results agree within backward Euler's own error, of order dt" lenient.ode --check
