@@ -7,6 +7,7 @@
  *   precedence  each statement compared with XPPAUT's reading of it (front/precedence.c)
  *   expand      XPPAUT's arrays written out as scalar statements (front/expand.c)
  *   poincare    XPPAUT's Poincaré map (@ poimap) as an event, on end, repeat, record (poincare.c)
+ *   tables      a table whose formula reads a parameter: each call its lookup (param_tables.c)
  *   declare     every declaration becomes a symbol (declare.c: duplicates, reserved names)
  *   values      numbers evaluated (values.c); tables computed or read (statements.c)
  *   resolve     every name of every expression and block looked up in the context it
@@ -137,6 +138,7 @@ Model *check_program(const Program *prog, int precision)
     const Node *asked = derivatives_asked(prog);
     prog = expand_arrays(prog, asked, &m->arrays_kept);
     prog = poincare_map(prog);      /* @ poimap=…: an event, a hook, repeat and record */
+    prog = parameter_tables(prog);  /* a table of a parameter: its lookup written out per system */
     c->sums_written = asked && !m->arrays_kept;
     declare_all(c, prog, &inits);
     fix_table_parameters(c, prog);

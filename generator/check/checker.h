@@ -131,6 +131,9 @@ void declare_all(Checker *c, const Program *prog, Node **inits);
 /* poincare.c: XPPAUT's Poincaré map (@ poimap=…) as an event, a hook, repeat and
  * record added to the program (the same program when there is no map). */
 const Program *poincare_map(const Program *prog);
+/* param_tables.c: the calls of a table whose formula reads a parameter written
+ * out as its lookup for each system's parameters (the table itself dropped). */
+const Program *parameter_tables(const Program *prog);
 /* options_file.c: a note for each `option FILE`, whose values XPPAUT never takes. */
 void note_options_files(const Program *prog);
 

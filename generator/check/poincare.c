@@ -47,34 +47,6 @@ typedef struct Poincare {
     const Node *map, *var, *plane, *sign, *stop, *maxstor, *trans;   /* the last @ item of each */
 } Poincare;
 
-static Node *copy_tree(const Node *n);
-
-static Node *copy_list(const Node *list)
-{
-    Node *head = NULL;
-    for (; list; list = list->next) head = ast_append(head, copy_tree(list));
-    return head;
-}
-
-/* A deep copy (the event's expression must not share nodes with the ODE
- * whose right-hand side it is: the checks annotate them). */
-static Node *copy_tree(const Node *n)
-{
-    if (!n) return NULL;
-    Node *c = arena_alloc(sizeof *c);
-    *c = *n;
-    c->next = NULL;
-    c->lhs = copy_tree(n->lhs);
-    c->rhs = copy_tree(n->rhs);
-    c->cond = copy_tree(n->cond);
-    c->more = copy_tree(n->more);
-    c->args = copy_list(n->args);
-    c->items = copy_list(n->items);
-    c->body = copy_list(n->body);
-    c->els = copy_list(n->els);
-    return c;
-}
-
 static const char *item_word(const Node *it)
 {
     if (!it || !it->rhs) return "";
@@ -147,7 +119,7 @@ const Program *poincare_map(const Program *prog)
             error_at(p.var->rhs->loc, "poimap=max of t: t has no extremum (XPPAUT stores nothing)");
             return prog;
         }
-        expr = ast_paren(copy_tree(ode->rhs));
+        expr = ast_paren(ast_copy(ode->rhs));   /* (not shared: the checks annotate nodes) */
         dir = -dir;         /* a maximum: the derivative goes from + to - */
     } else if (on_t) {      /* t crosses k*poipln: sin(pi t / poipln) crosses 0, both ways */
         if (!(plane > 0)) {

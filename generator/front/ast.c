@@ -74,6 +74,30 @@ Node *ast_assign(Loc loc, Loc name_loc, const char *name, Node *rhs)
 
 /* Walks to the tail: O(length).  The parser builds its lists through a tail
  * pointer instead. */
+static Node *copy_list(const Node *list)
+{
+    Node *head = NULL;
+    for (; list; list = list->next) head = ast_append(head, ast_copy(list));
+    return head;
+}
+
+Node *ast_copy(const Node *n)
+{
+    if (!n) return NULL;
+    Node *c = arena_alloc(sizeof *c);
+    *c = *n;
+    c->next = NULL;
+    c->lhs = ast_copy(n->lhs);
+    c->rhs = ast_copy(n->rhs);
+    c->cond = ast_copy(n->cond);
+    c->more = ast_copy(n->more);
+    c->args = copy_list(n->args);
+    c->items = copy_list(n->items);
+    c->body = copy_list(n->body);
+    c->els = copy_list(n->els);
+    return c;
+}
+
 Node *ast_append(Node *list, Node *item)
 {
     if (!list)

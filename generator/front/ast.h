@@ -177,6 +177,7 @@ Node *ast_paren(Node *inner);                      /* marks an expression writte
 Node *ast_call(Loc loc, Loc name_loc, const char *name, Node *args);
 Node *ast_assign(Loc loc, Loc name_loc, const char *name, Node *rhs);
 Node *ast_append(Node *list, Node *item);          /* returns the list head */
+Node *ast_copy(const Node *n);                     /* a deep copy (its `next` NULL) */
 Loc   loc_span(Loc first, Loc last);               /* from first's start to last's end */
 
 const char *node_kind_name(NodeKind kind);         /* for dumps and messages */

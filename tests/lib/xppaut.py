@@ -101,3 +101,19 @@ def agree(label, names, got, ref, tol=None):
     r, msg = worst(label, names, got, ref, tolerance(ref) if tol is None else tol)
     check(r <= 1, msg)
     return r
+
+
+def main_per_file(names, case, what):
+    """Runs case(name) for each file name as a test of its own (odegen_test.main),
+    printing what each returns (how close it came); says so and passes without
+    xppaut."""
+    if not XPPAUT:
+        print("xppaut not found (Debian package xppaut): %s are not compared" % what)
+        return 0
+    from odegen_test import main
+
+    def checked(name):
+        def test():
+            print("        %s: %s" % (name, case(name)), flush=True)
+        return test
+    return main([(name, checked(name)) for name in names])

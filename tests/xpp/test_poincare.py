@@ -28,7 +28,8 @@ import numpy as np
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import test_corpus as tc  # noqa: E402
-from odegen_test import Failure, build, check, run  # noqa: E402
+import xppaut  # noqa: E402
+from odegen_test import build, check, run  # noqa: E402
 
 FILES = os.path.join(HERE, "poincare")
 
@@ -69,20 +70,7 @@ def case(name):
 
 
 def main():
-    if not tc.XPPAUT:
-        print("xppaut not found (Debian package xppaut): the Poincaré maps are not compared")
-        return 0
-    only = sys.argv[1:]
-    failed = 0
-    for name in sorted(f for f in os.listdir(FILES) if f.endswith(".ode")):
-        if only and not any(o in name for o in only):
-            continue
-        try:
-            print("ok      %-22s %s" % (name, case(name)))
-        except Failure as e:
-            failed += 1
-            print("FAILED  %-22s %s" % (name, str(e).replace("\n", "\n        ")))
-    return 1 if failed else 0
+    return xppaut.main_per_file(sorted(f for f in os.listdir(FILES) if f.endswith(".ode")), case, "the Poincaré maps")
 
 
 if __name__ == "__main__":
