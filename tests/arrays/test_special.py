@@ -20,41 +20,28 @@ temporaries, fconv/fsparse/fmmult with a function of two arguments, and
 specials in a model of 64+ states (the loop form with a team of one).
 """
 import os
-import shutil
-import subprocess
 import sys
-import tempfile
 
 import numpy as np
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 import odegen_test as ot  # noqa: E402
-
-XPPAUT = shutil.which("xppaut")
+from xppaut import XPPAUT, run_xppaut  # noqa: E402
 
 
 # ---------------------------------------------------------------- the reference (simplenet.c)
 
-def conv(kind, n, ncon, w, y):
-    out = []
-    for i in range(n):
-        s = 0.0
-        for j in range(-ncon, ncon + 1):
-            if kind == "even":
-                k = abs(i + j)
-                if k >= 2 * n:
-                    continue
-                if k >= n:
-                    k = abs(2 * n - 2 - k)
-            elif kind == "zero":
-                k = i + j
-                if not 0 <= k < n:
-                    continue
-            else:
-                k = (2 * n + i + j) % n
-            s += w[j + ncon] * y[k]
-        out.append(s)
-    return out
+def neighbour(kind, n, k):
+    """simplenet.c's index for i + j = k past the edges of n cells: mirrored (even),
+    none (zero, None) or wrapped (periodic)."""
+    if kind == "even":
+        k = abs(k)
+        if k >= 2 * n:
+            return None
+        return abs(2 * n - 2 - k) if k >= n else k
+    if kind == "zero":
+        return k if 0 <= k < n else None
+    return (2 * n + k) % n
 
 
 def fconv(kind, n, ncon, w, y1, y2, f):
@@ -63,21 +50,16 @@ def fconv(kind, n, ncon, w, y1, y2, f):
     for i in range(n):
         s = 0.0
         for j in range(-ncon, ncon + 1):
-            if kind == "even":
-                k = abs(i + j)
-                if k >= 2 * n:
-                    continue
-                if k >= n:
-                    k = abs(2 * n - 2 - k)
-            elif kind == "zero":
-                k = i + j
-                if not 0 <= k < n:
-                    continue
-            else:
-                k = (2 * n + i + j) % n
-            s += w[j + ncon] * f(y2[k], y1[i])
+            k = neighbour(kind, n, i + j)
+            if k is not None:
+                s += w[j + ncon] * f(y2[k], y1[i])
         out.append(s)
     return out
+
+
+def conv(kind, n, ncon, w, y):
+    """sum over j of w[j] y[i + j] (simplenet.c), the edges as neighbour says."""
+    return fconv(kind, n, ncon, w, y, y, lambda yk, yi: yk)
 
 
 def sparse(n, ncon, w, ix, y, y1=None, f=None):
@@ -184,18 +166,7 @@ def odegen_text(text, m, aux):
 
 
 def xppaut_last_row(text):
-    d = tempfile.mkdtemp(prefix="special-")
-    try:
-        with open(os.path.join(d, "m.ode"), "w") as f:
-            f.write(text)
-        subprocess.run([XPPAUT, "m.ode", "-silent"], cwd=d, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                       timeout=60)
-        path = os.path.join(d, "output.dat")
-        ot.check(os.path.exists(path), "xppaut wrote no output.dat")
-        rows = [r.split() for r in open(path) if r.strip()]
-        return [float(v) for v in rows[-1]]
-    finally:
-        shutil.rmtree(d, ignore_errors=True)
+    return [float(v) for v in run_xppaut("m.ode", text)[-1]]
 
 
 def make_test(name, text, expect, m, xpp, aux):

@@ -29,7 +29,6 @@ import math
 import os
 import re
 import shutil
-import subprocess
 import sys
 import tempfile
 import threading
@@ -38,6 +37,7 @@ import numpy as np
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "lib"))
 from odegen_test import BACKEND, build, check, main, run, run_raw  # noqa: E402
+from xppaut import run_xppaut  # noqa: E402
 
 # (rkck45 and vern7 are refused with delays: their extension is the cubic
 # Hermite one, whose error their step control does not see; test_refused)
@@ -238,17 +238,10 @@ XPP_FILES = {
 }
 
 
-def xppaut_end(text, dt, tmp):
-    path = os.path.join(tmp, "m.ode")
+def xppaut_end(text, dt):
+    """(t, x, rows) of XPPAUT's last row for the file run at dt."""
     text = re.sub(r"dt=[0-9.]+", "dt=%r" % dt, text) if "dt=" in text else text.replace("@ delay", "@ dt=%r, delay" % dt)
-    with open(path, "w") as f:
-        f.write(text)
-    out = os.path.join(tmp, "output.dat")
-    if os.path.exists(out):
-        os.remove(out)
-    subprocess.run(["xppaut", "m.ode", "-silent"], cwd=tmp, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                   timeout=300)
-    rows = [line.split() for line in open(out) if line.strip()]
+    rows = run_xppaut("m.ode", text, timeout=300)
     return float(rows[-1][0]), float(rows[-1][1]), len(rows)
 
 
@@ -257,21 +250,17 @@ def test_xppaut():
     if not shutil.which("xppaut"):
         print("    xppaut not installed: skipped")
         return
-    tmp = tempfile.mkdtemp(prefix="dde-xpp-")
-    try:
-        for name, text in XPP_FILES.items():
-            ours = run(build("dde_xpp_" + name, text, sanitize=False, defines=FAST), "--quiet")
-            check(ours.status[0] == "finished", "%s: %s" % (name, ours.status[0]))
-            dt = 0.05 if "dt=" not in text else float(re.search(r"dt=([0-9.]+)", text).group(1))
-            t_a, xa, _ = xppaut_end(text, dt, tmp)
-            t_b, xb, _ = xppaut_end(text, dt / 10, tmp)
-            da, db = abs(xa - ours["x"][0]), abs(xb - ours["x"][0])
-            print("    %-19s odegen %.10f; xppaut dt=%g: %.8f (differs %.1e), dt=%g: %.8f (%.1e)" %
-                  (name, ours["x"][0], dt, xa, da, dt / 10, xb, db))
-            check(db < 5e-3 and (db < da / 4 or da < 1e-7), "%s: odegen %r, xppaut %r (dt=%g), %r (dt=%g)" %
-                  (name, ours["x"][0], xa, dt, xb, dt / 10))
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
+    for name, text in XPP_FILES.items():
+        ours = run(build("dde_xpp_" + name, text, sanitize=False, defines=FAST), "--quiet")
+        check(ours.status[0] == "finished", "%s: %s" % (name, ours.status[0]))
+        dt = 0.05 if "dt=" not in text else float(re.search(r"dt=([0-9.]+)", text).group(1))
+        t_a, xa, _ = xppaut_end(text, dt)
+        t_b, xb, _ = xppaut_end(text, dt / 10)
+        da, db = abs(xa - ours["x"][0]), abs(xb - ours["x"][0])
+        print("    %-19s odegen %.10f; xppaut dt=%g: %.8f (differs %.1e), dt=%g: %.8f (%.1e)" %
+              (name, ours["x"][0], dt, xa, da, dt / 10, xb, db))
+        check(db < 5e-3 and (db < da / 4 or da < 1e-7), "%s: odegen %r, xppaut %r (dt=%g), %r (dt=%g)" %
+              (name, ours["x"][0], xa, dt, xb, dt / 10))
 
 
 EVENTS = """# x'(t) = -x(t-1), history 1: x crosses 0 upwards once in (3, 4); samples every 0.25

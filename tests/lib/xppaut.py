@@ -60,7 +60,7 @@ def read_model(path):
     return states, aux, opts
 
 
-def run_xppaut(path, text=None):
+def run_xppaut(path, text=None, timeout=60):
     """output.dat of `xppaut FILE -silent`, as an array (rows × columns); with
     TEXT, that text run under FILE's name instead of FILE's own."""
     with tempfile.TemporaryDirectory() as tmp:
@@ -69,7 +69,7 @@ def run_xppaut(path, text=None):
         else:
             with open(os.path.join(tmp, os.path.basename(path)), "w") as f:
                 f.write(text)
-        p = subprocess.run([XPPAUT, os.path.basename(path), "-silent"], cwd=tmp, timeout=60,
+        p = subprocess.run([XPPAUT, os.path.basename(path), "-silent"], cwd=tmp, timeout=timeout,
                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                            errors="replace")
         out = os.path.join(tmp, "output.dat")

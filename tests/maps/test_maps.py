@@ -228,16 +228,6 @@ x[0..7](0)=0.1+0.05*[j]
 @ total=25
 done
 """,
-    # an array of map states between two single ones (XPPAUT's arrays)
-    "chain": """f(u)=r*u*(1-u)
-x0(t+1)=f(x0)
-x[1..6](t+1)=(1-eps)*f(x[j])+eps/2*(f(x[j+1])+f(x[j-1]))
-x7(t+1)=f(x7)
-par r=3.9, eps=0.3
-x[0..7](0)=0.1+0.05*[j]
-@ total=25
-done
-""",
     # XPPAUT prints every njmp-th iterate
     "njmp": """x'=3*tanh(x)*cos(y)
 y'=2*pi*mod(y/(2*pi)+0.618033988749894848,1)

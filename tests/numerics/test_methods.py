@@ -26,6 +26,7 @@ import numpy as np
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "lib"))
 from odegen_test import BACKEND, ODEGEN, ROOT, Result, build, check, main, run, run_raw  # noqa: E402
+from xppaut import run_xppaut  # noqa: E402
 
 METHODS = ["euler", "modeuler", "rk4", "rkck45", "dopri5", "tsit5", "dop853", "vern7"]
 FIXED = ["euler", "modeuler", "rk4"]
@@ -740,14 +741,7 @@ init x=1, y=0
 @ meth={m}, dt={dt}, total={dt * n}
 done
 """
-    with tempfile.TemporaryDirectory() as tmp:
-        path = os.path.join(tmp, "f.ode")
-        open(path, "w").write(plain)
-        p = subprocess.run([XPPAUT, "f.ode", "-silent"], cwd=tmp, timeout=60, stdout=subprocess.PIPE,
-                           stderr=subprocess.STDOUT, text=True, errors="replace")
-        out = os.path.join(tmp, "output.dat")
-        check(os.path.exists(out) and os.path.getsize(out) > 0, "xppaut wrote nothing:\n%s" % p.stdout[-1000:])
-        ref = np.loadtxt(out, ndmin=2)[1:]
+    ref = run_xppaut("f.ode", plain)[1:]
     ode = plain.replace("done\n", "@ total=%r\non end { t0 = t1; t1 = t1 + %r }\nrepeat record=%d\nrecord t, x, y\ndone\n"
                         % (dt, dt, n))
     rows = run(build("xpp_" + m, ode, sanitize=False), "--quiet")
