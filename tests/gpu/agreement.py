@@ -31,7 +31,7 @@ import sys
 import numpy as np
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "lib"))
-from odegen_test import ROOT, build, check, main, run_raw, Result  # noqa: E402
+from odegen_test import ROOT, build, check, difference, main, run_raw, Result  # noqa: E402
 
 ARGS = {
     "duffing": ["--scan", "k=lin(0.2,0.3,512)", "--transient", "0", "--recorded", "3"],
@@ -55,20 +55,6 @@ SAMPLED = {"keller_miksis": ("tmin", "ymin", "tmax"), "valve": ("ymax", "ymin"),
            # exponents: logs of tangent growth through 10^3 impacts, each located to tol (1.5e-10 seen)
            "valve_lyapunov": ("lyap1", "lyap2", "lyap3")}   # `on step` extrema, adaptive runs; located event times
 TOL_SAMPLED = 1e-6
-
-
-def difference(a, b, skip=()):
-    worst, where = 0.0, ""
-    for col in a.header[2:-1]:
-        if col in skip:
-            continue
-        x, y = a[col], b[col]
-        scale = max(np.sqrt(np.mean(x * x)), 1e-300)
-        d = np.abs(x - y) / np.maximum(np.maximum(np.abs(x), np.abs(y)), scale)
-        i = int(np.argmax(d))
-        if d[i] > worst:
-            worst, where = float(d[i]), "%s row %d: %.17g vs %.17g" % (col, i, x[i], y[i])
-    return worst, where
 
 
 def both(name, nvccflags=None):

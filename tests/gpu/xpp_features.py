@@ -23,10 +23,8 @@ import os
 import shutil
 import sys
 
-import numpy as np
-
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "lib"))
-from odegen_test import BUILD, ROOT, Failure, Result, build, check, main, run_raw  # noqa: E402
+from odegen_test import BUILD, ROOT, Failure, Result, build, check, difference, main, run_raw  # noqa: E402
 
 CORPUS = os.path.join(ROOT, "tests", "xpp", "corpus")
 TOL = 1e-11
@@ -87,18 +85,6 @@ def source(name, spec):
                 shutil.copy(os.path.join(CORPUS, f), work)
         return text
     return spec
-
-
-def difference(a, b):
-    worst, where = 0.0, ""
-    for col in a.header[2:-1]:
-        x, y = a[col], b[col]
-        scale = max(np.sqrt(np.mean(x * x)), 1e-300)
-        d = np.abs(x - y) / np.maximum(np.maximum(np.abs(x), np.abs(y)), scale)
-        i = int(np.argmax(d))
-        if d[i] > worst:
-            worst, where = float(d[i]), "%s row %d: %.17g vs %.17g" % (col, i, x[i], y[i])
-    return worst, where
 
 
 def case(name, spec, args):

@@ -112,6 +112,23 @@ class Result:
         return len(self.status)
 
 
+def difference(a, b, skip=()):
+    """The largest relative difference between two runs' columns (Results with the
+    same rows: CPU and GPU, two layouts) other than those in skip, relative to the
+    larger value or the column's RMS, and where it lies."""
+    worst, where = 0.0, ""
+    for col in a.header[2:-1]:
+        if col in skip:
+            continue
+        x, y = a[col], b[col]
+        scale = max(np.sqrt(np.mean(x * x)), 1e-300)
+        d = np.abs(x - y) / np.maximum(np.maximum(np.abs(x), np.abs(y)), scale)
+        i = int(np.argmax(d))
+        if d[i] > worst:
+            worst, where = float(d[i]), "%s row %d: %.17g vs %.17g" % (col, i, x[i], y[i])
+    return worst, where
+
+
 def run(runner, *args, expect_rc=0, env=None):
     """Runs a runner with --backend of the suite; returns its Result."""
     cmd = [runner, "--backend", BACKEND] + list(args)
