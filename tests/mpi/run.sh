@@ -27,24 +27,14 @@
 # libopenmpi-dev, openmpi-bin).  Exit status 0 when everything passed.
 set -u
 cd "$(dirname "$0")/../.." || exit 1
-ODEGEN=${ODEGEN:-build/odegen}
-[ -x "$ODEGEN" ] || { echo "tests/mpi: $ODEGEN not found (make build/odegen)"; exit 1; }
-ODEGEN=$(cd "$(dirname "$ODEGEN")" && pwd)/$(basename "$ODEGEN")
+source tests/lib/suite.sh
+suite_start mpi                           # ODEGEN, T, fail, ok (tests/lib/suite.sh)
 PY=/usr/bin/python3
 NVCC=${NVCC:-$(command -v nvcc || { test -x /usr/local/cuda/bin/nvcc && echo /usr/local/cuda/bin/nvcc; })}
 unset OMP_NUM_THREADS                     # the ranks divide the cores among themselves
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1   # CI runs as root
-export OMPI_MCA_rmaps_base_oversubscribe=1
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1}
 MPI_ASAN=detect_leaks=0                   # OpenMPI keeps its memory to the end
-T=$(mktemp -d "${TMPDIR:-/tmp}/odegen-mpi.XXXXXX") || exit 1
-cleanup() { for p in $(jobs -p); do kill -9 "$p" 2>/dev/null; done; rm -rf "$T"; }
-trap cleanup EXIT
-failed=0
-passed=0
-fail() { echo "FAIL: $*" >&2; failed=$((failed + 1)); }
-ok() { passed=$((passed + 1)); }
 SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all"
 have_h5=0
 { pkg-config --exists hdf5-serial || pkg-config --exists hdf5; } 2>/dev/null && $PY -c 'import h5py' 2>/dev/null && have_h5=1

@@ -16,19 +16,10 @@
 # Exit status 0 when everything passed.
 set -u
 cd "$(dirname "$0")/../.." || exit 1
-ODEGEN=${ODEGEN:-build/odegen}
-[ -x "$ODEGEN" ] || { echo "tests/noise: $ODEGEN not found (make build/odegen)"; exit 1; }
-ODEGEN=$(cd "$(dirname "$ODEGEN")" && pwd)/$(basename "$ODEGEN")
+source tests/lib/suite.sh
+suite_start noise                         # ODEGEN, T, fail, ok (tests/lib/suite.sh)
 ROOT=$PWD
 unset OMP_NUM_THREADS
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
-T=$(mktemp -d "${TMPDIR:-/tmp}/odegen-noise.XXXXXX") || exit 1
-cleanup() { for p in $(jobs -p); do kill -9 "$p" 2>/dev/null; done; rm -rf "$T"; }
-trap cleanup EXIT
-failed=0
-passed=0
-fail() { echo "FAIL: $*" >&2; failed=$((failed + 1)); }
-ok() { passed=$((passed + 1)); }
 ENV_NOISE='^\[hwloc/linux\] failed to find sysfs cpu topology directory, aborting linux discovery\.$'
 
 cat >"$T/draws.ode" <<'EOF'
