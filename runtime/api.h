@@ -106,10 +106,13 @@ enum {
                                       nothing was integrated */
     MODEL_STATUS_UNSTABLE = 10,    /* a fixed-step method left its stability region: the numbers grew
                                       far beyond what the equations allow (likewise sticky) */
-    MODEL_STATUS_HISTORY = 11      /* delay(x, tau) read a past the system does not hold: tau beyond
+    MODEL_STATUS_HISTORY = 11,     /* delay(x, tau) read a past the system does not hold: tau beyond
                                       `@ delay`, or older than its ring of stored steps (likewise) */
+    MODEL_STATUS_DAE_FAILED = 12   /* the algebraic constraints (0=…, solv) could not be solved: Newton
+                                      did not converge in newt_iter iterations, its matrix was singular
+                                      or its update not finite (likewise) */
 };
-#define MODEL_NSTATUS 12
+#define MODEL_NSTATUS 13
 
 /* Kinds of names and of per-system values.
  *  - model_count / model_name / model_index take STATE … FIELD.
@@ -225,7 +228,7 @@ int model_scan_line(int line, int *kind, int *index, long *count);
 double model_scan_value(int line, long i);
 
 /* "ready", "finished", "event", "equilibrium", "maxsteps", "bound", "nan", "singular", "zeno",
- * "empty", "unstable", "history"; "unknown" for anything else. */
+ * "empty", "unstable", "history", "dae_failed"; "unknown" for anything else. */
 const char *model_status_name(int status);
 
 /* What field `code` (MODEL_FIELD_*) holds, for outputs that describe

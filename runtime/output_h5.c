@@ -26,7 +26,7 @@
  *                                 its coordinate, not a dataset of its own
  *   /status       (k, y1_0, rep)  int8 enum: ready, finished, event,
  *                                 equilibrium, maxsteps, bound, nan, singular,
- *                                 zeno, empty, unstable, history (the type is
+ *                                 zeno, empty, unstable, history, dae_failed (the type is
  *                                 /enum_status: a name before
  *                                 "status", which netCDF-C needs); also CF's
  *                                 flag_values and flag_meanings attributes

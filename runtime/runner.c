@@ -22,7 +22,7 @@
  *
  * Exit status: 0 when the run completed and the output was written, whatever
  * the systems' statuses (systems that end in maxsteps, bound, nan, singular,
- * zeno, empty, unstable or history are reported in the `status` column and counted in
+ * zeno, empty, unstable, history or dae_failed are reported in the `status` column and counted in
  * the summary: a failing system is a result of the scan, not a failure of the
  * run); 1 runtime error
  * (no GPU, CUDA failure, out of memory, output not writable or too large for
@@ -517,9 +517,9 @@ static void ode_help(FILE *f)
     fprintf(f, "Output: a header row system,rep,<fields>,status, then one row per system per recorded\n"
                "integration, ordered by system then rep; numbers as the shortest text that reads back\n"
                "to the same double; status is one of ready, finished, event, equilibrium, maxsteps,\n"
-               "bound, nan, singular, zeno, empty, unstable, history.  HDF5: one dataset per field and `status` on\n"
-               "the scan's own dimensions (one per --scan, then rep), each scanned name a coordinate\n"
-               "variable, and the model's source, options and command line as attributes.\n\n"
+               "bound, nan, singular, zeno, empty, unstable, history, dae_failed.  HDF5: one dataset per field\n"
+               "and `status` on the scan's own dimensions (one per --scan, then rep), each scanned name a\n"
+               "coordinate variable, and the model's source, options and command line as attributes.\n\n"
                "Exit status: 0 when the run completed, whatever the systems' statuses (see the status\n"
                "column and the summary); 1 runtime error (no GPU, CUDA failure, out of memory, output\n"
                "not writable or larger than the free space); 2 usage error; 130 interrupted by SIGINT,\n"

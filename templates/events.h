@@ -313,7 +313,7 @@ ODE_HD static ODE_INLINE int ode_event_scan(const OdeSystem *s, const OdeDense *
  * above.  tests/numerics/test_methods.py: the same rows and steps, bit for
  * bit, as with -DODE_EVENT_BOUNDS=0. */
 #ifndef ODE_EVENT_BOUNDS   /* (-DODE_EVENT_BOUNDS=0: every step scanned, for measuring) */
-#if ODE_HAS_EVENT_GRAD && !ODE_ROSENBROCK
+#if ODE_HAS_EVENT_GRAD && !ODE_ROSENBROCK && !ODE_DAE_NEWTON   /* (a DAE's unknowns: their slopes are not F's) */
 #define ODE_EVENT_BOUNDS 1
 #else
 #define ODE_EVENT_BOUNDS 0

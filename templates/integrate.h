@@ -64,7 +64,7 @@
 #ifndef ODE_FAST_BLOCK
 #define ODE_FAST_BLOCK 8
 #endif
-#define ODE_FAST (ODE_FAST_RK4 && !ODE_ADAPTIVE && !ODE_NEED_DENSE && !ODE_HAS_ON_STEP)
+#define ODE_FAST (ODE_FAST_RK4 && !ODE_ADAPTIVE && !ODE_NEED_DENSE && !ODE_HAS_ON_STEP && !ODE_NALG)
 
 
 /* ------------------------------------------------------------------ step-size control */
@@ -303,6 +303,12 @@ ODE_HD static ODE_INLINE void ode_integrate_sampled(OdeSystem *s, const OdeOptio
      * precision (t0 = 1e17, dt = 1).  `on end` does not run either. */
     if (!(s->t1 > s->t) || (!ODE_ADAPTIVE && !(s->t + ODE_OPT_DT > s->t))) s->status = ODE_STATUS_EMPTY;
     const int empty = s->status == ODE_STATUS_EMPTY;
+#if ODE_NALG > 0
+    /* Consistent initial values: the unknowns solved from their guesses (dae.h). */
+    if (!empty && !ode_dae_init(s)) s->status = ODE_STATUS_DAE_FAILED;
+    s->dae_fail = 0;
+    int dae_ok = 1;                        /* the unknowns were solved after the last step */
+#endif
     const ode_real t1 = s->t1;
     ode_real h = ODE_OPT_DT;
     /* A step within rounding of the rest takes the rest (no sliver step). */
@@ -447,10 +453,15 @@ ODE_HD static ODE_INLINE void ode_integrate_sampled(OdeSystem *s, const OdeOptio
             }
 #endif
             ode_real ratio = ode_error_ratio(ode_opt, s->y, ynew, err);
+#if ODE_NALG > 0
+            if (ratio == ratio && !ode_dae_end(s, ode_opt, last ? t1 : s->t + hs, ynew))
+                ratio = (ode_real)NAN;     /* no root at the step's end (a fold): shrink, or dae_failed at dtmin */
+#endif
             if (!settled && !(ratio > ODE_R(1.0))) ratio = ODE_R(2.0);   /* its own extension did not settle: shorter */
             const int verdict = ode_step_control(ratio, hs, hmin, last, dtmin, dtmax, &h, &ln_prev, &rejected, &hnext);
             if (verdict == ODE_TRIAL_FAILED) {
-                s->status = ODE_TRIAL_FAILURE(st);   /* nan, or a stiff method's singular W */
+                s->status = ODE_DAE_FAILURE(s, ODE_TRIAL_FAILURE(st));   /* nan, a stiff method's singular W,
+                                                                          or Newton's failure (dae.h) */
                 break;
             }
             if (verdict == ODE_TRIAL_AGAIN) continue;
@@ -463,6 +474,10 @@ ODE_HD static ODE_INLINE void ode_integrate_sampled(OdeSystem *s, const OdeOptio
 #endif
 #endif
         (void)ODE_TRIAL_OF(s, hs, have_f, &st, ynew, err, &ts);
+#if ODE_NALG > 0
+        if (!ode_dae_end(s, ode_opt, last ? t1 : s->t + hs, ynew))
+            ODE_FOR_STATES(i) ynew[i] = (ode_real)NAN;   /* no root at the step's end: dae_failed, the state kept */
+#endif
 #if ODE_NDELAY > 0
         if (ode_hist_status(H)) {
             s->status = ode_hist_status(H);
@@ -482,7 +497,7 @@ ODE_HD static ODE_INLINE void ode_integrate_sampled(OdeSystem *s, const OdeOptio
             int finite = 1;
             ODE_FOR_STATES(i) finite &= ode_finite(ynew[i]);
             if (!finite) {
-                s->status = ODE_STATUS_NAN;
+                s->status = ODE_DAE_FAILURE(s, ODE_STATUS_NAN);
                 break;
             }
         }
@@ -550,6 +565,10 @@ ODE_HD static ODE_INLINE void ode_integrate_sampled(OdeSystem *s, const OdeOptio
 #endif
         s->t = tnew;
         ODE_FOR_STATES(i) s->y[i] = ynew[i];
+#if ODE_NALG > 0 && ODE_NEVENT > 0
+        if (hl != hs) dae_ok = ode_dae_project(s, 1);   /* an event's shorter step: its unknowns (ode_dae_end
+                                                           solved them at the full step's end) */
+#endif
         nstep++;
 #if ODE_CARRY
         ODE_FOR_STATES(i) st.k[0][i] = st.k[ODE_KEND][i];   /* f(t, y) of the next step */
@@ -569,6 +588,9 @@ ODE_HD static ODE_INLINE void ode_integrate_sampled(OdeSystem *s, const OdeOptio
             ODE_FOR_STATES(i) ypre[i] = s->y[i];
 #endif
             fired = ode_fire(s, fired, gn, &stop);   /* (with the globals they carried across zero) */
+#if ODE_NALG > 0
+            if (dae_ok) dae_ok = ode_dae_init(s);   /* consistent again after the statements */
+#endif
             ar.armed &= ~fired;
             ar.back &= ~fired;
 #if ODE_STAB
@@ -606,6 +628,9 @@ ODE_HD static ODE_INLINE void ode_integrate_sampled(OdeSystem *s, const OdeOptio
         ode_tangent_after_step(s);
 #endif
         if (!inside) s->status = ODE_STATUS_BOUND;
+#if ODE_NALG > 0
+        else if (!dae_ok) s->status = ODE_STATUS_DAE_FAILED;
+#endif
 #if ODE_STAB
         else if (unstable) s->status = ODE_STATUS_UNSTABLE;
 #endif

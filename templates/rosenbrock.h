@@ -18,6 +18,13 @@
  * A rejected trial computes J again (cheaper in registers than keeping n²
  * values alive across the retry).
  *
+ * With algebraic constraints (dae.h: the last ODE_NALG states are unknowns
+ * whose rows of f are the constraints g = 0) the method integrates
+ * M y' = f(t, y) with the singular mass matrix M = diag(I, 0) (Hairer and
+ * Wanner, Solving ODEs II, VI.4): W = M/(hγ) - J, and the stages' coupling
+ * terms Σ (c_jl/h) U_l are multiplied by M (tests/dae: an index-1
+ * pendulum and Robertson's kinetics against references).
+ *
  * A singular W (a zero pivot, or a Jacobian entry that is infinite or NaN)
  * makes the trial's error estimate NaN: the step is shrunk as after a NaN,
  * and at the smallest step the system stops with the status `singular`.
@@ -36,6 +43,9 @@
 
 #ifndef ODE_LU_LOOP
 #define ODE_LU_LOOP 0   /* 1: emit_lu.c chose the factorisation in loop form (team_lu.h) */
+#endif
+#if ODE_LU_LOOP && ODE_NALG > 0
+#error "rosenbrock.h: algebraic constraints are factorised written out (at most 32 states: check/dae.c)"
 #endif
 
 /* One trial step from (t, y) over h (stepper.h's ode_rk_trial describes the
@@ -79,8 +89,8 @@ ODE_HD static ODE_INLINE void ode_ros_trial(const OdeSystem *s, ode_real t, ode_
     ode_real W[ODE_ALLOC(ODE_NSTATE * ODE_NSTATE)];
     if (have_k0) ode_model_jac(s, t, y, W, &tr);
     else ode_model_rhs_jac(s, t, y, st->k[0], W, &tr);
-    ODE_FOR_STATES(i) ODE_FOR_STATES(j) {
-        if (i == j) W[i * ODE_NSTATE + j] = diag - W[i * ODE_NSTATE + j];
+    ODE_FOR_STATES(i) ODE_FOR_STATES(j) {   /* (M = diag(I, 0) with algebraic constraints: dae.h) */
+        if (i == j) W[i * ODE_NSTATE + j] = (i < ODE_NDIFF ? diag : ODE_R(0.0)) - W[i * ODE_NSTATE + j];
         else if (ode_jac_nz(i, j)) W[i * ODE_NSTATE + j] = -W[i * ODE_NSTATE + j];
     }
     st->singular = ode_dgetrf(W, piv) != 0;
@@ -111,7 +121,7 @@ ODE_HD static ODE_INLINE void ode_ros_trial(const OdeSystem *s, ode_real t, ode_
             ODE_UNROLL for (int l = 0; l < j; l++) {
                 if (cc[j][l] == ODE_R(0.0)) continue;
                 const ode_real ch = cc[j][l] * rh;
-                ODE_FOR_STATES(i) r[i] += ch * st->k[1 + l][i];
+                ODE_FOR_STATES(i) if (i < ODE_NDIFF) r[i] += ch * st->k[1 + l][i];   /* M (c/h) U_l */
             }
         }
 #if !ODE_AUTONOMOUS

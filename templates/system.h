@@ -35,7 +35,8 @@
     X(EMPTY, "empty", 0)             /* the window had no length: t1 <= t0 when the integration      \
                                         began (after `on start`); nothing was integrated */          \
     X(UNSTABLE, "unstable", 1)       /* a fixed-step method left its stability region (integrate.h) */ \
-    X(HISTORY, "history", 1)         /* a delay read a past the system does not hold (delay.h) */
+    X(HISTORY, "history", 1)         /* a delay read a past the system does not hold (delay.h) */   \
+    X(DAE_FAILED, "dae_failed", 1)   /* the algebraic constraints could not be solved (dae.h) */
 
 #define ODE_STATUS_ENUM(N, name, sticky) ODE_STATUS_##N,
 enum {
@@ -90,6 +91,25 @@ ODE_HD static ODE_INLINE ode_real ode_delay(const struct OdeSystem *s, int k, in
                                             ode_real now);
 #endif
 
+/* XPPAUT's algebraic constraints (dae.h): the last ODE_NALG states are the
+ * unknowns, solved by Newton (ODE_DAE_NEWTON: an explicit method, at each
+ * evaluation of the right-hand side) or integrated with a singular mass
+ * matrix (a stiff method); 0 for an ODE. */
+#ifndef ODE_NALG
+#define ODE_NALG 0
+#endif
+#define ODE_NDIFF (ODE_NSTATE - ODE_NALG)   /* the differential states, first */
+#ifndef ODE_DAE_NEWTON
+#define ODE_DAE_NEWTON 0
+#endif
+/* The status of a trial that failed (NaN): dae_failed where Newton failed on
+ * a finite state (OdeSystem.dae_fail), else the method's own. */
+#if ODE_NALG > 0
+#define ODE_DAE_FAILURE(s, status) ((s)->dae_fail ? ODE_STATUS_DAE_FAILED : (status))
+#else
+#define ODE_DAE_FAILURE(s, status) (status)
+#endif
+
 /* Noise (rng.h, noise.h, sde.h): the model's Wiener processes, the ran()
  * and normal() of its right-hand side (drawn once per step), its markov
  * chains; 0 for a deterministic model. */
@@ -137,6 +157,11 @@ typedef struct OdeSystem {
 #endif
 #if ODE_NDELAY > 0
     OdeHist *hist;                          /* its past (delay.h); NULL outside an integration's kernel */
+#endif
+#if ODE_NALG > 0
+    int dae_fail;                           /* the last Newton solve of the constraints on a finite state
+                                               failed (dae.h; the right-hand side writes it) */
+    int dae_sign;                           /* the sign of det g_z at the consistent values (dae.h) */
 #endif
 #if ODE_PERIOD
     /* The period of the recorded sequence (period.h). */

@@ -57,6 +57,7 @@ suite "stiff methods (test set, CVODE peer, events)" $PY tests/stiff/test_stiff.
 suite "the manual: links, models, commands and Python sessions of README.md and docs/" $PY tests/docs/test_docs.py
 suite "man pages (options as --help lists them), make install PREFIX=" $PY tests/docs/test_man.py
 suite "delays (exact, orders, references, XPPAUT, statuses)" $PY tests/delay/test_delay.py
+suite "algebraic constraints (pendulum, Robertson, XPPAUT's DAEs, failures)" $PY tests/dae/test_dae.py
 suite "noise: Philox, reproducibility, SDE statistics, XPPAUT in distribution" bash tests/noise/run.sh
 suite "fuzzing (short run)" bash tests/fuzz/run.sh
 

@@ -59,6 +59,8 @@ static void set_defaults(Model *m)
     m->evsteps = 50;
     m->maxsteps = 100000000LL;
     m->bound = 1e100;
+    m->newt_tol = 1e-3;          /* XPPAUT's defaults (load_eqn.c: EVEC_ERR, EVEC_ITER) */
+    m->newt_iter = 100;
     m->evtol = 1e-6;
     m->seed = 12345678;          /* XPPAUT's default seed (parserslow2.c RandSeed) */
     m->noisesub = 1;
@@ -74,7 +76,8 @@ static void check_xpp_statements(const Program *prog)
         case D_PAR: case D_NUMBER: case D_INIT:
             for (const Node *it = d->items; it; it = it->next) check_xpp_precedence(it->rhs);
             break;
-        case D_DERIVED: case D_ODE: case D_TEMP: case D_AUX: case D_CALLDEF: case D_TABLE:
+        case D_DERIVED: case D_ODE: case D_TEMP: case D_AUX: case D_CALLDEF: case D_TABLE: case D_SOLVE:
+        case D_ALGEBRAIC:
             check_xpp_precedence(d->rhs);
             break;
         case D_SET:
@@ -94,19 +97,21 @@ static void check_xpp_statements(const Program *prog)
 }
 
 /* The line that asks for the derivatives of the right-hand side (lyapunov,
- * a `wiener`: its noise is classified on them, a stiff method), a first look
+ * a `wiener`: its noise is classified on them, a constraint 0=…, a stiff method), a first look
  * before the checks (front/expand.h), or NULL. */
 static const Node *derivatives_asked(const Program *prog)
 {
-    const Node *lyapunov = NULL, *meth = NULL, *wiener = NULL;   /* (the last meth wins, as in check_option) */
+    const Node *lyapunov = NULL, *meth = NULL, *wiener = NULL, *algebraic = NULL;   /* (the last meth wins, as in check_option) */
     for (const Node *d = prog->decls; d; d = d->next) {
         if (d->kind == D_LYAPUNOV && !lyapunov) lyapunov = d;
+        if (d->kind == D_ALGEBRAIC && !algebraic) algebraic = d;   /* the constraints' Jacobian (Newton: templates/dae.h) */
         if (d->kind == D_WIENER && !wiener) wiener = d;   /* the noise's class: deriv/noise.c */
         for (const Node *it = d->kind == D_OPTIONS ? d->items : NULL; it; it = it->next)
             if (it->name && (name_eq(it->name, "meth") || name_eq(it->name, "method")) && it->rhs) meth = it;
     }
     if (lyapunov) return lyapunov;
     if (wiener) return wiener;
+    if (algebraic) return algebraic;
     const char *w = !meth ? NULL : meth->rhs->kind == N_NAME ? meth->rhs->name
                                  : meth->rhs->kind == N_NUM ? meth->rhs->text : NULL;
     return method_word_is_rosenbrock(w) ? meth : NULL;
@@ -141,6 +146,7 @@ Model *check_program(const Program *prog, int precision)
     prog = parameter_tables(prog);  /* a table of a parameter: its lookup written out per system */
     c->sums_written = asked && !m->arrays_kept;
     declare_all(c, prog, &inits);
+    declare_dae(c, prog, &inits);
     fix_table_parameters(c, prog);
     evaluate_numbers(c);
     resolve_functions(c);
@@ -223,6 +229,7 @@ Model *check_program(const Program *prog, int precision)
         if (m->attractor_field) PUSH(m->fields, m->nfield, m->attractor_field);
     }
     check_delays(c);
+    check_dae(c);
     if (m->single && !diag_error_count()) check_single_precision(prog);
     return diag_error_count() ? NULL : m;
 }

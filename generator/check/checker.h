@@ -254,6 +254,11 @@ void check_noise(Checker *c);
 
 void check_option(Checker *c, Node *it, Loc *dtmin_loc, Loc *dtmax_loc, int precision);
 
+/* ---- dae.c: solv and 0= (after declare_all; check_dae last) */
+
+void declare_dae(Checker *c, const Program *prog, Node **inits);
+void check_dae(Checker *c);
+
 /* layout.c */
 void choose_layout(Checker *c);
 

@@ -161,11 +161,11 @@ static void declare_calldef(Checker *c, Node *d, Node **inits)
     PUSH(c->refused, c->nrefused, d->name);
 }
 
-/* The name a refused statement declares (`special c=…`, `solv y=…`), from
+/* The name a refused statement declares (`special c=…`, `volterra …`), from
  * its line. */
 static void refuse_names(Checker *c, const Node *d)
 {
-    if (strcmp(d->name, "special") && strcmp(d->name, "solve") && strcmp(d->name, "volterra"))
+    if (strcmp(d->name, "special") && strcmp(d->name, "volterra"))
         return;
     Loc line = {d->loc.line, 1, d->loc.line, 1 << 20};
     const char *p = diag_source_text(line);
@@ -185,10 +185,8 @@ static void refuse_names(Checker *c, const Node *d)
 static void unsupported_statement(const Node *d)
 {
     static const struct { const char *name, *why; } table[] = {
-        {"0=", "algebraic equations (0=…, a DAE) are not supported: odegen integrates ODEs; solve the "
-               "constraint for one variable and write it as a temporary (x=…), or differentiate it into an ODE"},
-        {"solve", "XPPAUT's solve (the unknowns of a DAE) is not supported: odegen integrates ODEs; write "
-                  "the unknown as a temporary (x=…) solved by hand, or as an ODE"},
+        {"NUMBER=", "a line NUMBER=… is no statement: an algebraic constraint is written 0=… (with solv NAME=GUESS "
+                    "for its unknown)"},
         {"bdry", "boundary-value problems (bdry) are not supported: odegen integrates initial-value problems "
                  "(scan the unknown initial values and record the boundary residual: shooting)"},
         {"volterra", VOLTERRA_WHY("volterra, int[…]")},

@@ -299,6 +299,13 @@ typedef struct Model {
     int nsave_systems;
     Loc save_loc;            /* the save statement */
 
+    /* XPPAUT's algebraic constraints (check/dae.c; nalg 0: none): the last nalg
+       states are the unknowns of `solv`, whose expressions are the `0=` constraints */
+    int nalg;
+    Loc alg_loc;                       /* the first solv or 0= line */
+    double newt_tol;                   /* @ newt_tol: Newton stops when sum |g| < newt_tol (XPPAUT's EVEC_ERR) */
+    long newt_iter;                    /* @ newt_iter: at most this many Newton iterations (XPPAUT's EVEC_ITER) */
+
     /* delay(x, tau) (check/delay.c; ndelay 0: none) */
     Symbol **delayed;  int ndelay;     /* the delayed states, by delay_slot */
     int ndelay_sites;                  /* delay(…) calls, numbered */

@@ -33,7 +33,7 @@ static const struct { const char *key, *name; } xpp_keys[] = {
     {"xp8", NULL}, {"yp8", NULL}, {"zp8", NULL}, {"xhi8", NULL}, {"xlo8", NULL}, {"yhi8", NULL}, {"ylo8", NULL},
     {"xp", NULL}, {"yp", NULL}, {"zp", NULL}, {"axes", NULL}, {"njmp", NULL}, {"nout", NULL},
     {"nmesh", NULL}, {"meth", "meth"}, {"vmaxpts", NULL}, {"maxstor", NULL}, {"tor_per", NULL},
-    {"jac_eps", NULL}, {"newt_tol", NULL}, {"newt_iter", NULL}, {"fold", NULL}, {"total", "total"},
+    {"jac_eps", NULL}, {"newt_tol", "newt_tol"}, {"newt_iter", "newt_iter"}, {"fold", NULL}, {"total", "total"},
     {"dtmin", "dtmin"}, {"dtmax", "dtmax"}, {"dt", "dt"}, {"t0", "t0"}, {"trans", NULL},
     {"bound", "bound"}, {"atol", "atoler"}, {"tol", "toler"}, {"delay", "delay"}, {"bandup", NULL},
     {"bandlo", NULL}, {"phi", NULL}, {"theta", NULL}, {"xlo", NULL}, {"ylo", NULL}, {"xhi", NULL},
@@ -64,7 +64,8 @@ bool option_spelled_whole(const char *name)
 {
     static const char *const whole[] = {"meth", "method", "dt", "t0", "total", "toler", "tol", "atoler", "atol",
                                         "dtmin", "dtmax", "bound", "bounds", "delay", "seed", "poimap", "poivar",
-                                        "poipln", "poisgn", "poistop", NULL};
+                                        "poipln", "poisgn", "poistop", "newt_tol",
+                                        "newt_iter", NULL};
     for (const char *const *w = whole; *w; w++)
         if (name_eq(*w, name)) return true;
     for (const char *const *o = own_options; *o; o++)
@@ -74,13 +75,13 @@ bool option_spelled_whole(const char *name)
 
 const char *const option_list_text = "meth, dt, t0, total, toler, atoler, dtmin, dtmax, bound, hgrow, hshrink, "
                                      "evsteps, evtol, evpoints, maxsteps, prec, delay, seed, noisesub, poimap, poivar, "
-                                     "poipln, poisgn, poistop";
+                                     "poipln, poisgn, poistop, newt_tol, newt_iter";
 
 const char *const option_suggestions[] = {"meth", "method", "dt", "t0", "total", "toler", "atoler", "dtmin",
                                           "dtmax", "bound", "bounds", "hgrow", "hshrink", "evsteps", "evtol", "evpoints",
                                           "maxsteps", "prec", "arrays", "delay", "layout", "team", "seed", "noisesub", "xp", "yp", "zp", "xlo", "xhi", "ylo", "yhi",
                                           "nplot", "maxstor", "nout", "njmp", "trans", "axes", "poimap", "poivar", "poipln",
-                                          "poisgn", "poistop", NULL};
+                                          "poisgn", "poistop", "newt_tol", "newt_iter", NULL};
 
 OptionName option_name(const char *name)
 {

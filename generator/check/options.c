@@ -42,6 +42,11 @@ static const char *option_to_use(Node *it)
         note_at(it->name_loc, "option '%s' has no value: ignored, as XPPAUT ignores it", it->name);
         return NULL;
     }
+    if (on.ignored && !strcmp(on.xppaut, "jac_eps")) {
+        note_at(it->name_loc, "XPPAUT option '%s' (its Newton's finite-difference step) is ignored: odegen's Newton "
+                              "on the constraints 0=… uses their exact Jacobian", it->name);
+        return NULL;
+    }
     if (on.ignored) {
         if (name_eq(on.xppaut, it->name))
             note_at(it->name_loc, "XPPAUT option '%s' is ignored (it concerns XPPAUT's display or tools)", it->name);
@@ -129,6 +134,13 @@ void check_option(Checker *c, Node *it, Loc *dtmin_loc, Loc *dtmax_loc, int prec
         }
     } else if (name_eq(k, "bound") || name_eq(k, "bounds")) {
         set_positive(it, &m->bound);
+    } else if (name_eq(k, "newt_tol")) {   /* the algebraic constraints' Newton (check/dae.c, templates/dae.h) */
+        set_positive(it, &m->newt_tol);
+    } else if (name_eq(k, "newt_iter")) {
+        if (option_number(it, &v)) {
+            if (!(v >= 1 && v <= 1e6) || !is_integer(v)) error_at(it->rhs->loc, "newt_iter must be a whole number from 1 to 1000000");
+            else m->newt_iter = (long)v;
+        }
     } else if (name_eq(k, "evtol")) {
         set_positive(it, &m->evtol);
     } else if (name_eq(k, "arrays")) {   /* read by front/expand.c, which writes arrays out or keeps them */

@@ -119,6 +119,11 @@ void evaluate_initial_values(Checker *c, Node *inits)
             continue;
         }
         Symbol *other = it->rhs->kind == N_NAME ? symtab_get(&c->tab, it->rhs->name) : NULL;
+        if (other && other->kind == SYM_STATE && it->num == 2) {   /* solv z=x (check/dae.c) */
+            error_at(it->rhs->loc, "solv's guess is a number or an expression of parameters here (XPPAUT evaluates it "
+                                   "with the states' values when it starts; write the value, or a parameter)");
+            continue;
+        }
         if (other && other->kind == SYM_STATE) {
             /* init m2=m1: XPPAUT reads the value with atof, which gives 0 for a name */
             note_at(it->rhs->loc, "XPPAUT 6.11 reads the initial value '%s' as 0 (a name is not a number there), "

@@ -111,9 +111,11 @@ bool check_lyapunov_derivatives(const Model *m)
 
 bool method_check_derivatives(const Model *m)
 {
-    if (!method_is_rosenbrock(m->method)) return true;
+    if (!method_is_rosenbrock(m->method) && !m->nalg) return true;
     TimeTrig trig = {0};
     find_time_trig(m, &trig);
     return jacobian_require(jacobian_build(m, &trig), JAC_RHS,
-                            arena_printf("meth=%s (a stiff method, on the exact Jacobian)", method_name(m->method)));
+                            method_is_rosenbrock(m->method)
+                                ? arena_printf("meth=%s (a stiff method, on the exact Jacobian)", method_name(m->method))
+                                : "the algebraic constraints (0=…: Newton on their exact Jacobian)");
 }

@@ -140,6 +140,7 @@ static void emit_constants(Emitter *E)
                     "#elif defined(__GNUC__)\n#define ODE_UNROLL _Pragma(\"GCC unroll 16\")\n#endif\n");
     }
     emit_delay_constants(E);
+    emit_dae_constants(E);
     emit_noise_constants(E);
     buf_puts(o, "#ifndef ODE_BLOCK_SIZE\n#define ODE_BLOCK_SIZE 128          /* threads per block, at most */\n#endif\n");
     emit_layout_constants(E);
@@ -333,18 +334,29 @@ static void emit_rhs(Emitter *E)
                          "                                                 OdeTeam ode_team)\n{\n"
                          "    (void)ode_s;\n    (void)t;\n    (void)ode_y;\n    (void)ode_tr;\n    (void)ode_scratch;\n");
     } else {
-        buf_puts(E->out, "/* The right-hand side dy/dt at (t, ode_y); sin/cos of time come from ode_tr. */\n");
-        buf_puts(E->out, "ODE_HD static ODE_INLINE void ode_model_rhs(const OdeSystem *ode_s, ode_real t,\n"
-                         "                                            const ode_real *ode_y, ode_real *ode_dy,\n"
-                         "                                            const OdeTrig *ode_tr)\n{\n"
-                         "    (void)ode_s;\n    (void)t;\n    (void)ode_y;\n    (void)ode_tr;\n");
+        if (dae_by_newton(m))
+            buf_puts(E->out, "/* The right-hand side at (t, ode_y): dy/dt of the states, then the constraints g that are 0\n"
+                             " * (templates/dae.h solves them for the unknowns, the last states, in ode_model_rhs). */\n");
+        else if (m->nalg)
+            buf_puts(E->out, "/* The right-hand side F of M dy/dt = F(t, ode_y), M = diag(I, 0): dy/dt of the states, then\n"
+                             " * the constraints g that are 0 (the unknowns, the last states; templates/dae.h). */\n");
+        else
+            buf_puts(E->out, "/* The right-hand side dy/dt at (t, ode_y); sin/cos of time come from ode_tr. */\n");
+        buf_printf(E->out, "ODE_HD static ODE_INLINE void %s(const OdeSystem *ode_s, ode_real t,\n"
+                           "                                            const ode_real *ode_y, ode_real *ode_dy,\n"
+                           "                                            const OdeTrig *ode_tr)\n{\n"
+                           "    (void)ode_s;\n    (void)t;\n    (void)ode_y;\n    (void)ode_tr;\n",
+                   dae_by_newton(m) ? "ode_model_dae_rhs" : "ode_model_rhs");
     }
     E->use_trig = true;
     emit_locals(E, &r, &none, STATES_FROM_Y, false, 0);
     emit_computed(E, &r);
     for (int i = 0; i < m->nstate; i++) {
         const Symbol *s = m->states[i];
-        buf_printf(E->out, "    /* %s'  (%s:%d) */\n", s->name, E->path_comment, s->line);
+        if (i >= m->nstate - m->nalg)
+            buf_printf(E->out, "    /* 0 = …  (%s:%d), solved for %s */\n", E->path_comment, s->expr_line.line, s->name);
+        else
+            buf_printf(E->out, "    /* %s'  (%s:%d) */\n", s->name, E->path_comment, s->line);
         emit_sum_loops(E, s->expr, "    ");
         to_user_line(E, s->expr_line.line);
         buf_printf(E->out, "    %sode_dy[%d] = ", m->loop_form ? arena_printf("if (ODE_TEAM_MINE(%d)) ", i) : "", i);
@@ -423,10 +435,12 @@ static void emit_events(Emitter *E)
                          "    (void)ode_s;\n    (void)t;\n    (void)ode_y;\n    (void)ode_g;\n    (void)ode_scratch;\n"
                          "    (void)ode_team;\n");
     } else {
-        buf_puts(E->out, "/* Event functions at (t, ode_y): an event fires where one crosses zero. */\n");
-        buf_puts(E->out, "ODE_HD static ODE_INLINE void ode_model_events(const OdeSystem *ode_s, ode_real t,\n"
-                         "                                               const ode_real *ode_y, ode_real *ode_g)\n{\n"
-                         "    (void)ode_s;\n    (void)t;\n    (void)ode_y;\n    (void)ode_g;\n");
+        buf_printf(E->out, "/* Event functions at (t, ode_y): an event fires where one crosses zero%s. */\n",
+                   dae_by_newton(m) ? " (ode_y's unknowns solved: templates/dae.h's ode_model_events)" : "");
+        buf_printf(E->out, "ODE_HD static ODE_INLINE void %s(const OdeSystem *ode_s, ode_real t,\n"
+                           "                                               const ode_real *ode_y, ode_real *ode_g)\n{\n"
+                           "    (void)ode_s;\n    (void)t;\n    (void)ode_y;\n    (void)ode_g;\n",
+                   dae_by_newton(m) ? "ode_model_dae_events" : "ode_model_events");
     }
     emit_locals(E, &r, &none, STATES_FROM_Y, false, 0);
     emit_computed(E, &r);
@@ -714,14 +728,14 @@ static void emit_source(Emitter *E)
     emit_on_event(E);
     emit_hook(E, "end", &m->on_end);
     emit_jacobian(E);
-    if (method_is_rosenbrock(m->method)) emit_lu(E);
+    if (needs_lu(m)) emit_lu(E);
     if (m->loop_form || E->lu_loop) emit_jacobian_team(E);
     emit_fields(E);
     emit_period_values(E);
     emit_metadata(E);
     emit_provenance(E);
     emit_sets(E);
-    static const char *const solver[] = {"templates/tableaux.h", "templates/stepper.h",    "templates/stability.h",
+    static const char *const solver[] = {"templates/dae.h",      "templates/tableaux.h", "templates/stepper.h",    "templates/stability.h",
                                          "templates/dense.h",    "templates/rosenbrock.h", "templates/sde.h",
                                          "templates/event_rules.h", "templates/events.h",
                                          "templates/save.h",     "templates/tangent.h",    "templates/period.h",
@@ -736,6 +750,7 @@ static void emit_source(Emitter *E)
         if (!m->nlyap && !strcmp(solver[i], "templates/tangent.h")) continue;
         if (m->method != METH_DISCRETE && !strcmp(solver[i], "templates/map.h")) continue;
         if (!m->ndelay && !strcmp(solver[i], "templates/delay.h")) continue;
+        if (!m->nalg && !strcmp(solver[i], "templates/dae.h")) continue;
         if (E->lu_loop && !m->loop_form && !strcmp(solver[i], "templates/rosenbrock.h"))
             append_template(E, "templates/team_lu.h", false);   /* one thread's factorisation in loop form */
         append_template(E, solver[i], false);

@@ -263,7 +263,7 @@ void emit_lu_prepare(Emitter *E)
     const int n = m->nstate;
     E->lu_loop = false;
     E->lu_perm = NULL;
-    if (!method_is_rosenbrock(m->method) || (!m->loop_form && n <= LU_UNROLL_MAX)) return;
+    if (!method_is_rosenbrock(m->method) || (!m->loop_form && n <= LU_UNROLL_MAX)) return;   /* (a DAE: at most 32, check/dae.c) */
     E->lu_loop = true;
     E->lu_kind = 0;
     int kl, ku;
@@ -448,10 +448,13 @@ void emit_lu(Emitter *E)
     long dense = 0;
     for (int k = 0; k < n; k++) dense += (long)(n - k - 1) * (n - k);
     buf_printf(E->out,
-               "/* ---- %s's linear algebra: W = I/(h gamma) - J, %d x %d, %d entries can be non-zero\n"
+               "/* ---- %s's linear algebra: %s, %d x %d, %d entries can be non-zero\n"
                " * (J: %d, with the diagonal and the fill-in of partial pivoting: %d); multiplications:\n"
                " * factorisation %ld (dense: %ld), each solve %ld (dense: %d) ---- */\n",
-               method_name(m->method), n, n, nonzeros(&p), E->jac->nJ, nonzeros(&p), p.mults, dense,
+               method_is_rosenbrock(m->method) ? method_name(m->method) : "Newton (the constraints 0=...)",
+               !method_is_rosenbrock(m->method) ? "[I 0; 0 dg/dz] (templates/dae.h)"
+                   : m->nalg ? "W = M/(h gamma) - J, M = diag(I, 0)" : "W = I/(h gamma) - J",
+               n, n, nonzeros(&p), E->jac->nJ, nonzeros(&p), p.mults, dense,
                p.solve_mults, n * n);
     emit_getrf(E, &p);
     emit_getrs(E, &p);

@@ -30,6 +30,7 @@ static void put_options(Buf *o, const Model *m)
     buf_printf(o, ", evsteps=%ld, maxsteps=%lld, bound=%s, prec=%s", m->evsteps, m->maxsteps,
                c_literal(m->bound, false), m->single ? "float" : "double");
     if (model_has_noise(m)) buf_printf(o, ", seed=%.0f, noisesub=%.0f", m->seed, m->noisesub);
+    if (m->nalg) buf_printf(o, ", newt_tol=%s, newt_iter=%ld", c_literal(m->newt_tol, false), m->newt_iter);
 }
 
 static size_t hash_at;   /* where ODE_GENERATED_HASH's digits are in the output */

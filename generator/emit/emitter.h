@@ -105,6 +105,13 @@ void emit_tables(Emitter *E);
 /* Initial values that are expressions of parameters, and the file's
  * parameter sets (emit_values.c). */
 void emit_initial(Emitter *E);
+/* emit_dae.c: algebraic constraints (solv, 0=).  Whether an explicit method
+ * solves them by Newton in the right-hand side (dae.h: the generated one is
+ * then ode_model_dae_rhs, its events ode_model_dae_events); whether the model
+ * needs the LU of emit_lu.c (a stiff method, or Newton's matrix). */
+bool dae_by_newton(const Model *m);
+bool needs_lu(const Model *m);
+void emit_dae_constants(Emitter *E);
 /* emit_delay.c: delay(x, tau)'s constants, history and constant delays */
 void emit_delay_constants(Emitter *E);
 void emit_delay_functions(Emitter *E);

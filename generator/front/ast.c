@@ -133,7 +133,8 @@ const char *node_kind_name(NodeKind kind)
         [D_LYAPUNOV] = "D_LYAPUNOV", [D_PERIOD] = "D_PERIOD", [D_ATTRACTOR] = "D_ATTRACTOR",
         [D_WIENER] = "D_WIENER", [D_MARKOV] = "D_MARKOV", [D_MARKOV_ROW] = "D_MARKOV_ROW",
         [D_UNSUPPORTED] = "D_UNSUPPORTED", [D_IGNORED] = "D_IGNORED", [D_OPTFILE] = "D_OPTFILE", [D_TABLE] = "D_TABLE",
-        [D_SET] = "D_SET", [D_FOR] = "D_FOR", [D_FOR_END] = "D_FOR_END", [D_SPECIAL] = "D_SPECIAL", [D_DONE] = "D_DONE",
+        [D_SET] = "D_SET", [D_FOR] = "D_FOR", [D_FOR_END] = "D_FOR_END", [D_SPECIAL] = "D_SPECIAL", [D_SOLVE] = "D_SOLVE",
+        [D_ALGEBRAIC] = "D_ALGEBRAIC", [D_DONE] = "D_DONE",
     };
     if ((unsigned)kind < sizeof names / sizeof names[0] && names[kind])
         return names[kind];

@@ -109,6 +109,9 @@ typedef enum NodeKind {
     D_SPECIAL,    /* `special NAME=OP(args…)`: XPPAUT's network operators
                      (mmult, sparse, conv, fmmult, fftcon, …): name, rhs (an
                      N_CALL); check/special.c */
+    D_SOLVE,      /* `solv NAME=GUESS` / `solve NAME` (XPPAUT): an unknown of the
+                     algebraic constraints, name, rhs (its first guess; NULL: 0) */
+    D_ALGEBRAIC,  /* `0=EXPR` (XPPAUT): a constraint of a DAE, rhs */
     D_DONE,       /* `done` */
 } NodeKind;
 

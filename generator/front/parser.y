@@ -187,6 +187,7 @@ static Node *mk_rates(Loc loc, List rates);
 %token KW_RECORD "'record'" KW_SAVE "'save'" KW_DONE "'done'" KW_TABLE "'table'" KW_SET "'set'"
 %token KW_LYAPUNOV "'lyapunov'" KW_PERIOD "'period'" KW_ATTRACTOR "'attractor'" KW_SPECIAL "'special'"
 %token KW_WIENER "'wiener'" KW_MARKOV "'markov'" MARKOV_ROW "'{' (a markov table's row)"
+%token KW_SOLVE "'solv'" KW_ALGEBRAIC "'0=' (an algebraic constraint)"
 %token <str> KW_UNSUPPORTED "unsupported statement"
 %token <str> KW_IGNORED "ignored statement"
 %token KW_OPTFILE "'option'"
@@ -261,6 +262,9 @@ decl
     | KW_UNSUPPORTED            { $$ = mk_unsupported(@$, $1); }
     | KW_IGNORED                { $$ = mk_ignored(@$, $1); }
     | KW_WIENER pitems_tc        { $$ = mk_items(D_WIENER, @$, $2); }
+    | KW_SOLVE NAME '=' expr    { $$ = mk_named(D_SOLVE, @$, @2, $2, $4); }
+    | KW_SOLVE NAME             { $$ = mk_named(D_SOLVE, @$, @2, $2, NULL); }
+    | KW_ALGEBRAIC '=' expr     { $$ = mk_named(D_ALGEBRAIC, @$, @1, "0=", $3); }
     | KW_MARKOV NAME NUM        { $$ = mk_named(D_MARKOV, @$, @2, $2, ast_num(@3, $3)); }
     | rates                     { $$ = mk_rates(@$, $1); }
     | KW_TABLE NAME PERCENT tnum tnum tnum expr

@@ -13,7 +13,7 @@ BACKEND_AUTO, BACKEND_CPU, BACKEND_GPU = 0, 1, 2
 # The statuses in code order (templates/system.h's list, which every library reports through
 # model_status_name: Library checks that its own are these).
 STATUS_NAMES = ("ready", "finished", "event", "equilibrium", "maxsteps", "bound", "nan", "singular", "zeno",
-                "empty", "unstable", "history")
+                "empty", "unstable", "history", "dae_failed")
 NSTATUS = len(STATUS_NAMES)
 
 PROGRESS_FN = ctypes.CFUNCTYPE(c_int, c_void_p, c_long, c_long)

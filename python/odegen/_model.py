@@ -31,7 +31,7 @@ RUNTIME_OPTIONS = ("dt", "t0", "total", "toler", "atoler", "dtmin", "dtmax", "ma
 NOISE_OPTIONS = ("seed", "noisesub")
 # Options that change the generated code: odegen.load(options=…) takes them (a build each).
 CODE_OPTIONS = ("meth", "prec", "hgrow", "hshrink", "evsteps", "evtol", "evpoints", "delay", "poimap", "poivar", "poipln",
-                "poisgn", "poistop")
+                "poisgn", "poistop", "newt_tol", "newt_iter")
 _OPTION_ALIASES = {"tol": "toler", "atol": "atoler", "bounds": "bound", "method": "meth"}   # XPPAUT's spellings
 
 CPU_CHUNK = 1000000       # most systems per slice on the CPU (as the runner)

@@ -36,6 +36,9 @@
 #      rounding, nvcc's time by size printed) and XPPAUT's specials (test_special.py) on the GPU
 #  16. delay(x, tau) on the GPU: exact solutions, orders, references, XPPAUT, statuses
 #      (tests/delay/test_delay.py)
+#  16b. algebraic constraints (solv, 0=) on the GPU: tests/dae (pendulum, Robertson, XPPAUT's
+#      DAE files, the fold's dae_failed), and the GPU against the CPU on the pendulum and the
+#      fold scanned (tests/gpu/dae_agree.py)
 #  17. a system integrated by a team of threads: every layout against one system
 #      per thread (tests/gpu/team.sh); the large and coupled models of tests/large
 #      on the GPU in every layout (tests/large/test_large.py)
@@ -79,6 +82,8 @@ step "model names like CUDA's identifiers, nvcc" env ODEGEN_BACKEND=cpu ODEGEN_J
 step "arrays kept as loops on the GPU (loop form against written out; nvcc time by size)" $PY tests/arrays/test_arrays.py
 step "XPPAUT's network operators (special) on the GPU" $PY tests/arrays/test_special.py
 step "delays on the GPU (exact, orders, references, XPPAUT, statuses)" $PY tests/delay/test_delay.py
+step "algebraic constraints on the GPU (pendulum, Robertson, XPPAUT's DAEs, failures)" $PY tests/dae/test_dae.py
+step "algebraic constraints: GPU against CPU (pendulum, the fold)" $PY tests/gpu/dae_agree.py
 step "teams of threads: every layout against one system per thread" bash tests/gpu/team.sh
 step "large and coupled models on the GPU, every layout (within rounding); stiff ones against Radau" $PY tests/large/test_large.py
 step "noise: CPU = GPU bit for bit, the work split on the GPU" $PY tests/gpu/noise.py

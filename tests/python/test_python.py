@@ -383,7 +383,7 @@ def test_notes_and_strict_options():
            lambda: m.scan({"k": k}, options={"hgrow": 2}))
     p = subprocess.run([os.path.join(ROOT, "build", "odegen"), duffing, "--check", "--option", "zz=1"],
                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    listed = re.search(r"odegen's options are ([a-z0-9, ]+)", p.stderr)
+    listed = re.search(r"odegen's options are ([a-z0-9_, ]+)", p.stderr)
     check(listed and sorted(listed.group(1).split(", ")) == sorted(odegen.RUNTIME_OPTIONS + odegen.NOISE_OPTIONS
                                                                             + odegen.CODE_OPTIONS),
           "odegen.RUNTIME_OPTIONS + NOISE_OPTIONS + CODE_OPTIONS are the translator's options: %r" % p.stderr)

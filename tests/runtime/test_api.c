@@ -109,7 +109,8 @@ static void test_metadata(void)
     CHECK(tr == 1024 && rec == 32);
 
     static const char *const st[] = {"ready", "finished", "event",  "equilibrium", "maxsteps", "bound",
-                                     "nan",   "singular", "zeno", "empty",       "unstable", "history"};
+                                     "nan",   "singular", "zeno", "empty",       "unstable", "history",
+                                     "dae_failed"};
     CHECK(sizeof st / sizeof *st == MODEL_NSTATUS);
     for (int k = 0; k < MODEL_NSTATUS; k++) CHECK_STR(model_status_name(k), st[k]);
     CHECK_STR(model_status_name(MODEL_NSTATUS), "unknown");

@@ -221,7 +221,9 @@ RUNTIME_KEYS = {"dt": "dt", "t0": "t0", "total": "total", "toler": "tol", "atole
 
 
 def model_names(path):
-    """States and aux of the model, in odegen's order (its generated tables)."""
+    """States and aux of the model, in odegen's order (its generated tables);
+    not the unknowns of `solv` (odegen's last states, ODE_NALG of them), which
+    XPPAUT's output.dat does not hold."""
     fname = os.path.basename(path)
     with tempfile.TemporaryDirectory() as tmp:
         for s in sidecars(path):
@@ -237,7 +239,9 @@ def model_names(path):
     def table(which):
         m = re.search(r"ode_%s_names\[[^]]*\] = \{([^}]*)\}" % which, src)
         return re.findall(r'"((?:[^"\\]|\\.)*)"', m.group(1)) if m else []
-    return table("state"), table("aux")
+    nalg = re.search(r"^#define ODE_NALG (\d+)", src, re.M)
+    states = table("state")
+    return states[:len(states) - int(nalg.group(1))] if nalg else states, table("aux")
 
 
 def before_done(text):
