@@ -11,6 +11,9 @@
 #      (tests/gpu/output.sh)
 #   7. XPPAUT's features (tables in constant and global memory, arrays, sums,
 #      sets, initial values of parameters, clashing names) on CPU and GPU
+#   7b. issue 20's third pass, GPU against CPU: Poincaré maps (@ poimap) over 4096
+#      systems, a table of parameters written out per system, options inside sets
+#      (tests/gpu/xpp_third_pass.py)
 #   8. user names like every identifier of the generated code: the model of
 #      tests/names compiled by nvcc (its cc runs are part of make test)
 #   9. the models' derivatives on the GPU against the CPU (tests/deriv/gpu_agree.py)
@@ -67,6 +70,7 @@ step "Duffing, paper size, GPU and CPU" $PY tests/gpu/duffing_done.py
 step "Python package on the GPU (against the runner, bit for bit)" $PY tests/python/test_python.py
 step "the runner's streamed output on the GPU (chunks, scans made on the device, HDF5)" bash tests/gpu/output.sh
 step "XPPAUT's features, GPU and CPU" $PY tests/gpu/xpp_features.py
+step "XPPAUT's Poincaré maps, tables of parameters, options in sets: GPU against CPU" $PY tests/gpu/xpp_third_pass.py
 step "clashing names, nvcc" env ODEGEN_BACKEND=cpu ODEGEN_JOBS=8 $PY tests/names/test_names.py --nvcc
 step "derivatives, GPU against CPU" $PY tests/deriv/gpu_agree.py
 step "the MPI runner on the GPUs (ranks x GPUs, checkpoints; MPI from .mpi/ where none is installed)" env ODEGEN_MPI_OPTIONAL=1 bash tests/gpu/mpi.sh

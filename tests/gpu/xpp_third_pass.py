@@ -1,0 +1,93 @@
+#!/usr/bin/env python3
+"""Issue 20's third pass on the GPU against the CPU, one nvcc-built runner run
+with --backend cpu and --backend gpu (xppaut is not needed here: tests/xpp
+compares the CPU with XPPAUT).
+
+1. Poincaré maps (@ poimap: an event with stop=1 that ends each integration,
+   on end { t0 = t }): tests/xpp/poincare's van der Pol section and Lorenz's
+   maxima of z, over a scan of 4096 systems (mu, r): the same statuses row for
+   row (the same number of points per system) and every point within 1e-9 of
+   the CPU's relative to its column's scale (nvcc contracts a*b+c into FMAs).
+2. A table whose formula reads parameters (each call written out per system):
+   tests/xpp/tables/table_of_parameters.ode over a scan of a and b (4096
+   systems): within 1e-12 relative (RK4, no events).
+3. Options inside sets (set S {total=…}): tests/xpp/corpus/set_options.ode's
+   sets given in order with --set-name: the rows of each set within 1e-12.
+
+Run on the GPU machine: python3 tests/gpu/xpp_third_pass.py (make test-gpu runs it).
+"""
+import os
+import re
+import sys
+
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "lib"))
+from odegen_test import Result, build, check, main, run_raw  # noqa: E402
+
+XPP = os.path.join(HERE, "..", "xpp")
+
+
+def model(path, extra):
+    """The file with lines added before its done line."""
+    text = open(os.path.join(XPP, path)).read()
+    return re.sub(r"(?m)^done\s*$", extra + "\ndone", text, count=1)
+
+
+def both(runner, *args):
+    out = []
+    for backend in ("cpu", "gpu"):
+        p = run_raw(runner, "--backend", backend, "--quiet", *args)
+        check(p.returncode == 0, "%s --backend %s: %s" % (runner, backend, p.stderr))
+        out.append(Result(p.stdout, p.stderr))
+    return out
+
+
+def compare(label, cpu, gpu, rel):
+    check(list(cpu.status) == list(gpu.status), "%s: statuses differ at rows %s" % (
+        label, np.nonzero(cpu.status != gpu.status)[0][:10]))
+    scale = np.max(np.abs(cpu.matrix), axis=0) + 1e-300
+    worst = float(np.max(np.abs(cpu.matrix - gpu.matrix) / scale))
+    counts = {s: int(np.sum(cpu.status == s)) for s in sorted(set(cpu.status))}
+    print("    %-24s %s; largest difference %.1e" % (label, counts, worst))
+    check(worst <= rel, "%s: GPU and CPU differ by %.2e (allowed %g)" % (label, worst, rel))
+
+
+def test_poincare():
+    """XPPAUT's Poincaré maps: the points of 4096 systems, GPU against CPU"""
+    for name, scan in (("vdp_section.ode", "scan mu = lin(0.5, 2, 4096)"),
+                       ("lorenz_max.ode", "scan r = lin(24, 32, 4096)")):
+        runner = build("gpu_poincare_" + name[:-4], model(os.path.join("poincare", name),
+                                                            scan + "\nrepeat record=64"), backend="gpu")
+        cpu, gpu = both(runner)
+        check(np.sum(cpu.status == "event") > 4096, "%s: too few points (%s)" % (name, sorted(set(cpu.status))))
+        compare("poimap " + name, cpu, gpu, 1e-9)
+
+
+def test_parameter_table():
+    """a table of parameters written out per system: 4096 systems, GPU against CPU"""
+    runner = build("gpu_table_of_parameters",
+                   model(os.path.join("tables", "table_of_parameters.ode"),
+                         "scan a = lin(0.5, 2, 64)\nscan b = lin(-0.1, 0.35, 64)\nrecord t, x, y, z"),
+                   backend="gpu")
+    cpu, gpu = both(runner)
+    compare("table of a, b", cpu, gpu, 1e-12)
+
+
+def test_set_options():
+    """options inside sets, given in order: GPU against CPU"""
+    runner = build("gpu_set_options", model(os.path.join("corpus", "set_options.ode"), "record t, v, w"),
+                   backend="gpu")
+    sets = ["long", "window", "hopf"]
+    for k in range(len(sets)):
+        args = [a for s in sets[:k + 1] for a in ("--set-name", s)]
+        cpu, gpu = both(runner, *args)
+        compare("set " + sets[k], cpu, gpu, 1e-12)
+        check(abs(cpu["t"][-1] - 30) < 1e-9, "set %s: the run ends at t=%g, not the set's total 30"
+              % (sets[k], cpu["t"][-1]))
+
+
+if __name__ == "__main__":
+    sys.exit(main([("poincare", test_poincare), ("parameter table", test_parameter_table),
+                   ("set options", test_set_options)]))
