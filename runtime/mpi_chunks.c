@@ -296,6 +296,7 @@ static void ode_mgr_answer_labels(OdeManager *m, OdeMChunk *c, int *labels, int 
     c->answered = 1;
     if (!c->want) return;
     if (c->owner == 0 && m->local) {
+        if (!c->local_labels) return;
         c->local_labels[0] = answer;
         if (answer) memcpy(c->local_labels + 1, labels + 1, sizeof(int) * (size_t)c->count);
         pthread_cond_broadcast(&m->wake);
@@ -612,6 +613,11 @@ static int ode_link_prints(OdeLink *l, const OdeAssign *a, const void *fp, size_
         pthread_cond_broadcast(&m->wake);
         while (labels && labels[0] < 0 && !m->failed) pthread_cond_wait(&m->wake, &m->lock);
         const int got = !labels || labels[0] == 1;
+        if (labels && labels[0] < 0 && p.index >= m->written && p.index < m->handed) {
+            OdeMChunk *c = &m->ring[p.index % m->window];   /* given up (a failure): no answer may land in labels */
+            c->local_labels = NULL;
+            c->want = 0;
+        }
         pthread_mutex_unlock(&m->lock);
         return got ? 0 : -1;
     }
