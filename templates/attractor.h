@@ -54,10 +54,12 @@ ODE_HD static ODE_INLINE int ode_fp_before(const OdeArrays *a, int i, size_t sa,
 
 /* The stability of an equilibrium: for a flow with a Jacobian and at most
  * ODE_FP_STABILITY_MAX states (the check's three n × n matrices live in the
- * thread's local memory); not for maps, delays or noise, whose equilibria's
- * stability the flow's Jacobian does not decide. */
+ * thread's local memory); not for maps, delays, noise or algebraic
+ * constraints (dae.h), whose equilibria's stability the Jacobian of the
+ * right-hand side alone does not decide. */
 #define ODE_FP_STABILITY_MAX 8
-#if ODE_HAS_JACOBIAN && !ODE_DISCRETE && !ODE_NOISE && !(ODE_NDELAY > 0) && ODE_NSTATE <= ODE_FP_STABILITY_MAX
+#if ODE_HAS_JACOBIAN && !ODE_DISCRETE && !ODE_NOISE && !(ODE_NDELAY > 0) && !(ODE_NALG > 0) && \
+    ODE_NSTATE <= ODE_FP_STABILITY_MAX
 #define ODE_FP_STABILITY 1
 #define ODE_FP_N ODE_NSTATE
 
