@@ -231,6 +231,13 @@ static void section(Printer *p, const Out *outs, int n)
 
 static const char *state(const Model *m, int i) { return m->states[i]->name; }
 
+/* What row i of f is: the state's derivative y', or the constraint 0 = g
+ * that its unknown is solved from (`solv`, check/dae.c). */
+static const char *row(const Model *m, int i)
+{
+    return i >= m->nstate - m->nalg ? arena_printf("g[%s]", state(m, i)) : arena_printf("%s'", state(m, i));
+}
+
 static void print_rhs(Printer *p)
 {
     const Jacobian *J = p->J;
@@ -239,7 +246,7 @@ static void print_rhs(Printer *p)
     Out *outs = arena_alloc(sizeof(Out) * (size_t)(J->nJ + J->nP + n + 1));
     fprintf(p->out, "\n# Jacobian d(f)/d(y): %d non-zero entr%s of %d\n", J->nJ, J->nJ == 1 ? "y" : "ies", n * n);
     for (int e = 0; e < J->nJ; e++)
-        outs[e] = (Out){arena_printf("d(%s')/d(%s)", state(m, J->J[e].row), state(m, J->J[e].col)), J->J[e].d,
+        outs[e] = (Out){arena_printf("d(%s)/d(%s)", row(m, J->J[e].row), state(m, J->J[e].col)), J->J[e].d,
                         m->states[J->J[e].row]->expr_line.line};
     section(p, outs, J->nJ);
 
@@ -250,14 +257,14 @@ static void print_rhs(Printer *p)
         int k = 0;
         for (int i = 0; i < n; i++)
             if (!xg_is_const(J->dfdt[i], 0))
-                outs[k++] = (Out){arena_printf("d(%s')/dt", state(m, i)), J->dfdt[i], m->states[i]->expr_line.line};
+                outs[k++] = (Out){arena_printf("d(%s)/dt", row(m, i)), J->dfdt[i], m->states[i]->expr_line.line};
         section(p, outs, k);
     }
 
     fprintf(p->out, "\n# d(f)/d(parameters): %d non-zero entr%s of %d\n", J->nP, J->nP == 1 ? "y" : "ies",
             n * m->nparam);
     for (int e = 0; e < J->nP; e++)
-        outs[e] = (Out){arena_printf("d(%s')/d(%s)", state(m, J->P[e].row), m->params[J->P[e].col]->name), J->P[e].d,
+        outs[e] = (Out){arena_printf("d(%s)/d(%s)", row(m, J->P[e].row), m->params[J->P[e].col]->name), J->P[e].d,
                         m->states[J->P[e].row]->expr_line.line};
     section(p, outs, J->nP);
 }
@@ -370,6 +377,8 @@ int print_jacobian(const Model *m, FILE *out)
     p.path = c_comment(m->path);
     fprintf(out, "# %s: the derivatives in the generated code (odegen --print jacobian)\n", p.path);
     fprintf(out, "# f = dy/dt; y' is f of state y, y+ a state after a block's statements\n");
+    if (m->nalg)
+        fprintf(out, "# g[z]: the constraint 0 = g that the unknown z of solv is solved from (the last rows)\n");
     bool ok = true;
     if (jacobian_require(J, JAC_RHS, "--print jacobian")) {
         print_rhs(&p);
