@@ -24,10 +24,12 @@
  * 2e-9), and near a fold, where g_z is small, it accepts points that are
  * no root at all; here only the second stops the iteration, after its
  * update, whose error Newton's quadratic convergence makes of the order of
- * (Σ|Δz|)².  As XPPAUT, it fails after newt_iter updates, on a singular
- * g_z, or on an update that is not finite or beyond ODE_NALG times the
- * file's bound.  While integrating (not for the initial values, whose
- * guesses may be far) two more tests make a fold a failure, the status
+ * (Σ|Δz|)²; an update at rounding level (16 ε Σ|z|) stops it too, where
+ * newt_tol is below what the precision resolves.  As XPPAUT, it fails
+ * after newt_iter updates, on a singular g_z, or on an update that is not
+ * finite or beyond ODE_NALG times the file's bound.  While integrating
+ * (not for the initial values, whose guesses may be far) two more tests
+ * make a fold a failure, the status
  * dae_failed: where the constraint has no root near the last one (a fold,
  * where g_z turns singular and the DAE's solution ends, as at XPPAUT's
  * dae_ex3.ode's knee), plain Newton may wander off to another branch of
@@ -105,13 +107,16 @@ ODE_HD static ODE_INLINE int ode_dae_newton(const OdeSystem *s, ode_real t, ode_
         if (ode_dgetrf(N, piv) != 0) return 0;       /* g_z singular */
         if (monotone && ode_dae_det_sign(N, piv) != s->dae_sign) return 0;   /* another branch: a fold between */
         ode_dgetrs(N, piv, F);
-        ode_real step = ODE_R(0.0);
+        ode_real step = ODE_R(0.0), size = ODE_R(0.0);
         ODE_UNROLL for (int i = ODE_NDIFF; i < ODE_NSTATE; i++) {
             y[i] -= F[i];
             step += ode_fabs(F[i]);
+            size += ode_fabs(y[i]);
         }
         if (!(step <= (ode_real)ODE_NALG * (ode_real)ODE_BOUND_OF(ODE_DEFAULT_BOUND))) return 0;
-        if (step < tol) return 1;                    /* the update that moved less than newt_tol is kept */
+        /* the update that moved less than newt_tol is kept; so is one at rounding level (a
+         * newt_tol below the unknowns' resolution: 1e-12 on unknowns of 1e5, or in float) */
+        if (step < tol || step <= ODE_R(16.0) * ODE_EPS * size) return 1;
     }
 }
 

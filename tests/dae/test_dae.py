@@ -255,6 +255,17 @@ scan a = list(-1, 1)
 """
 
 
+def test_resolution():
+    """newt_tol below what the unknowns resolve (1e-12 on unknowns of 1e5): Newton stops at rounding"""
+    runner = build("resolution", "x'=-x+1e-5*y-1-x\n0=y-1e5*(1+x)*(1+0.1*sin(y*1e-5))\nsolv y=0\ninit x=1\n"
+                                 "@ newt_tol=1e-12, total=2\ndone\n")
+    r = run(runner, "--quiet", "--fields", "x,y")
+    x, y = r["x"][0], r["y"][0]
+    g = y - 1e5 * (1 + x) * (1 + 0.1 * math.sin(y * 1e-5))
+    print("    y = %.6f, g = %.1e, %s" % (y, g, r.status[0]))
+    check(r.status[0] == "finished" and abs(g) < 1e-9, "y %r, g %r, %s" % (y, g, r.status[0]))
+
+
 def fold_reference(t):
     """w' = -v, v - v^3 = w on the branch v > 1/sqrt(3), w(0) = 0: w(t) and v(t)."""
     from scipy.integrate import solve_ivp
@@ -296,4 +307,5 @@ def test_failure():
 
 if __name__ == "__main__":
     sys.exit(main([("pendulum", test_pendulum), ("consistent", test_consistent), ("robertson", test_robertson),
-                   ("reads", test_reads), ("xppaut", test_xppaut), ("failure", test_failure)]))
+                   ("reads", test_reads), ("xppaut", test_xppaut), ("failure", test_failure),
+                   ("resolution", test_resolution)]))
