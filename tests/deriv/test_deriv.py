@@ -211,7 +211,7 @@ def test_nested_too_deeply():
     ot.check(p.returncode == 0, p.stderr)
     cu = open(os.path.join(work, "gen", "deep.cu")).read()
     ot.check(re.search(r"#define ODE_HAS_JACOBIAN 0 +/\* deep\.ode:\d+: this expression is nested too deeply", cu)
-             and "ode_model_jac(" not in cu, "the generated code does not say the Jacobian is absent")
+             and "void ode_model_jac(" not in cu, "the generated code does not say the Jacobian is absent")
 
 
 def test_cost():

@@ -96,7 +96,8 @@ static void test_call_of_a_non_function(void)
            "message: %s", msg);
     char *cu = generate(m);
     EXPECT(strstr(cu, "#define ODE_HAS_JACOBIAN 0   /* unit.ode:3: 'f' cannot be differentiated"), "no notice in the code");
-    EXPECT(!strstr(cu, "ode_model_jac("), "a Jacobian was emitted");
+    /* the definition (templates mention the name under #if ODE_HAS_JACOBIAN) */
+    EXPECT(!strstr(cu, "void ode_model_jac("), "a Jacobian was emitted");
     EXPECT(strstr(cu, "#define ODE_HAS_EVENT_GRAD 1") && strstr(cu, "#define ODE_HAS_RESET_JAC 1"),
            "the other groups are missing");
 }
