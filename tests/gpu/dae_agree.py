@@ -22,7 +22,7 @@ import sys
 import numpy as np
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "lib"))
-from odegen_test import Result, build, check, main, run_raw  # noqa: E402
+from odegen_test import build, check, main, run_cpu_gpu  # noqa: E402
 
 PENDULUM = """# the pendulum of length 1 in index-1 form, from the angle th0 at rest
 par g=9.81, th0=1
@@ -52,15 +52,6 @@ done
 """
 
 
-def both(runner, *args):
-    out = []
-    for backend in ("cpu", "gpu"):
-        p = run_raw(runner, "--backend", backend, "--quiet", *args)
-        check(p.returncode == 0, "%s --backend %s: %s" % (runner, backend, p.stderr))
-        out.append(Result(p.stdout, p.stderr))
-    return out
-
-
 def compare(label, cpu, gpu, rel, failed_rel=None):
     check(list(cpu.status) == list(gpu.status), "%s: statuses differ at %s" % (
         label, np.nonzero(cpu.status != gpu.status)[0][:10]))
@@ -79,7 +70,7 @@ def test_pendulum():
     """the index-1 pendulum: rk4, dopri5, rodas5p on the GPU against the CPU"""
     for meth in ("rk4", "dopri5", "rodas5p"):
         runner = build("dae_pendulum_" + meth, PENDULUM % meth, backend="gpu")
-        cpu, gpu = both(runner, "--fields", "x,y,u,v,lam,energy")
+        cpu, gpu = run_cpu_gpu(runner, "--fields", "x,y,u,v,lam,energy")
         compare("pendulum " + meth, cpu, gpu, 1e-9)
         check(set(cpu.status) == {"finished"}, "pendulum %s: %s" % (meth, set(cpu.status)))
 
@@ -88,7 +79,7 @@ def test_fold():
     """the fold: dae_failed for a > 0 on both sides, the others finished and equal"""
     for meth in ("rk4", "dopri5", "rodas5p"):
         runner = build("dae_fold_" + meth, FOLD % meth, backend="gpu")
-        cpu, gpu = both(runner, "--fields", "a,t,w,v_")
+        cpu, gpu = run_cpu_gpu(runner, "--fields", "a,t,w,v_")
         compare("fold " + meth, cpu, gpu, 1e-9, 1e-6)
         a, failed = cpu["a"], cpu.status == "dae_failed"
         check(np.all(failed[a > 0.5]) and not np.any(failed[a <= 0]),

@@ -24,7 +24,7 @@ import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "lib"))
-from odegen_test import Result, build, check, main, run_raw  # noqa: E402
+from odegen_test import build, check, main, run_cpu_gpu  # noqa: E402
 
 XPP = os.path.join(HERE, "..", "xpp")
 
@@ -33,15 +33,6 @@ def model(path, extra):
     """The file with lines added before its done line."""
     text = open(os.path.join(XPP, path)).read()
     return re.sub(r"(?m)^done\s*$", extra + "\ndone", text, count=1)
-
-
-def both(runner, *args):
-    out = []
-    for backend in ("cpu", "gpu"):
-        p = run_raw(runner, "--backend", backend, "--quiet", *args)
-        check(p.returncode == 0, "%s --backend %s: %s" % (runner, backend, p.stderr))
-        out.append(Result(p.stdout, p.stderr))
-    return out
 
 
 def compare(label, cpu, gpu, rel):
@@ -60,7 +51,7 @@ def test_poincare():
                        ("lorenz_max.ode", "scan r = lin(24, 32, 4096)")):
         runner = build("gpu_poincare_" + name[:-4], model(os.path.join("poincare", name),
                                                             scan + "\nrepeat record=64"), backend="gpu")
-        cpu, gpu = both(runner)
+        cpu, gpu = run_cpu_gpu(runner)
         check(np.sum(cpu.status == "event") > 4096, "%s: too few points (%s)" % (name, sorted(set(cpu.status))))
         compare("poimap " + name, cpu, gpu, 1e-9)
 
@@ -71,7 +62,7 @@ def test_parameter_table():
                    model(os.path.join("tables", "table_of_parameters.ode"),
                          "scan a = lin(0.5, 2, 64)\nscan b = lin(-0.1, 0.35, 64)\nrecord t, x, y, z"),
                    backend="gpu")
-    cpu, gpu = both(runner)
+    cpu, gpu = run_cpu_gpu(runner)
     compare("table of a, b", cpu, gpu, 1e-12)
 
 
@@ -82,7 +73,7 @@ def test_set_options():
     sets = ["long", "window", "hopf"]
     for k in range(len(sets)):
         args = [a for s in sets[:k + 1] for a in ("--set-name", s)]
-        cpu, gpu = both(runner, *args)
+        cpu, gpu = run_cpu_gpu(runner, *args)
         compare("set " + sets[k], cpu, gpu, 1e-12)
         check(abs(cpu["t"][-1] - 30) < 1e-9, "set %s: the run ends at t=%g, not the set's total 30"
               % (sets[k], cpu["t"][-1]))

@@ -141,6 +141,17 @@ def run(runner, *args, expect_rc=0, env=None):
     return Result(p.stdout, p.stderr)
 
 
+def run_cpu_gpu(runner, *args):
+    """[cpu Result, gpu Result]: the same runner and arguments on both backends
+    (--quiet), each required to exit 0."""
+    out = []
+    for backend in ("cpu", "gpu"):
+        p = run_raw(runner, "--backend", backend, "--quiet", *args)
+        check(p.returncode == 0, "%s --backend %s: %s" % (runner, backend, p.stderr))
+        out.append(Result(p.stdout, p.stderr))
+    return out
+
+
 def run_raw(runner, *args, env=None):
     e = dict(os.environ)
     if env:
