@@ -129,9 +129,13 @@ static void show_source(FILE *f, Loc loc)
 }
 
 /* The message is composed in memory and written in one go: stderr is
- * unbuffered, and a long source line would otherwise cost a write per byte. */
-static void report(Loc loc, const char *kind, const char *fmt, va_list ap)
+ * unbuffered, and a long source line would otherwise cost a write per byte.
+ * A message that repeats the previous one word for word (an array line
+ * written out for each of its elements reports the same place each time) is
+ * written once.  Returns whether it was written. */
+static bool report(Loc loc, const char *kind, const char *fmt, va_list ap)
 {
+    static char *previous;
     char *msg = NULL;
     size_t size = 0;
     FILE *f = open_memstream(&msg, &size);
@@ -146,21 +150,26 @@ static void report(Loc loc, const char *kind, const char *fmt, va_list ap)
     fputc('\n', f);
     if (loc.line > 0)
         show_source(f, loc);
-    if (f != out()) {
-        fclose(f);
-        fwrite(msg, 1, size, out());
-        fflush(out());
+    if (f == out())
+        return true;
+    fclose(f);
+    if (previous && strcmp(previous, msg) == 0) {
         free(msg);
+        return false;
     }
+    fwrite(msg, 1, size, out());
+    fflush(out());
+    free(previous);
+    previous = msg;
+    return true;
 }
 
 void error_at(Loc loc, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    report(loc, "error", fmt, ap);
+    if (report(loc, "error", fmt, ap)) src.errors++;
     va_end(ap);
-    src.errors++;
 }
 
 void note_at(Loc loc, const char *fmt, ...)
@@ -184,9 +193,8 @@ void error_file(const char *fmt, ...)
     va_list ap;
     va_start(ap, fmt);
     Loc none = {0, 0, 0, 0};
-    report(none, "error", fmt, ap);
+    if (report(none, "error", fmt, ap)) src.errors++;
     va_end(ap);
-    src.errors++;
 }
 
 const char *diag_source_text(Loc loc)
