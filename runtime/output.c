@@ -39,6 +39,7 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -271,11 +272,47 @@ static void ode_cleanup_install(void)
     for (int k = 0; k < ODE_NCRASH; k++) sigaction(ode_crash_signals[k], &sa, &ode_crash_before[k]);
 }
 
-/* A temporary file next to path (".NAME.XXXXXX" in its folder), made with
+/* The six characters that end the temporary name of a run with a
+ * checkpoint: a hash of the checkpoint's and the target's names, so that a
+ * run killed after making its temporary but before its checkpoint's index
+ * named it leaves a file that the next run on the same checkpoint (which
+ * holds the checkpoint's lock, so no other run can be writing it) knows
+ * and replaces.  "XXXXXX" (mkstemp's) without a checkpoint. */
+static void ode_temp_suffix(const char *key, const char *path, char out[7])
+{
+    if (!key) {
+        memcpy(out, "XXXXXX", 7);
+        return;
+    }
+    static const char digits[] = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+    uint64_t h = 14695981039346656037ull;   /* FNV-1a */
+    for (const char *s = key;; s++) {
+        h = (h ^ (unsigned char)*s) * 1099511628211ull;
+        if (!*s) break;
+    }
+    for (const char *s = path; *s; s++) h = (h ^ (unsigned char)*s) * 1099511628211ull;
+    for (int k = 0; k < 6; k++, h /= 62) out[k] = digits[h % 62];
+    out[6] = 0;
+}
+
+/* The temporary file of ode_temp_suffix's fixed name: made new; one of
+ * this user's regular files already there is a killed run's, replaced. */
+static int ode_temp_fixed(const char *tmp)
+{
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    struct stat st;
+    if (fd < 0 && errno == EEXIST && lstat(tmp, &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == geteuid() &&
+        unlink(tmp) == 0)
+        fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    return fd;
+}
+
+/* A temporary file next to path (".NAME.XXXXXX" in its folder; with a
+ * checkpoint `key`, the six characters are ode_temp_suffix's), made with
  * the stop signals blocked so that its name is in `slot` (the signal
  * handler's, which removes it) before one can arrive; mode 0666 less the
  * umask, as a file made by open().  0 and *tmp (malloc'd) and *fd, or errno. */
-static int ode_temp_open(const char *path, char **tmp, char *slot, int *fd)
+static int ode_temp_open(const char *path, const char *key, char **tmp, char *slot, int *fd)
 {
     const char *slash = strrchr(path, '/');
     const size_t dir = slash ? (size_t)(slash - path) + 1 : 0;
@@ -283,12 +320,14 @@ static int ode_temp_open(const char *path, char **tmp, char *slot, int *fd)
     if (len >= sizeof ode_signal_path) return ENAMETOOLONG;   /* (every slot is this size) */
     *tmp = (char *)malloc(len);
     if (!*tmp) return ENOMEM;
-    snprintf(*tmp, len, "%.*s.%s.XXXXXX", (int)dir, path, path + dir);
+    char suffix[7];
+    ode_temp_suffix(key, path, suffix);
+    snprintf(*tmp, len, "%.*s.%s.%s", (int)dir, path, path + dir, suffix);
     ode_cleanup_install();
     sigset_t block, old;
     ode_stop_signals(&block);
     sigprocmask(SIG_BLOCK, &block, &old);
-    *fd = mkstemp(*tmp);
+    *fd = key ? ode_temp_fixed(*tmp) : mkstemp(*tmp);
     const int err = errno;
     if (*fd >= 0) memcpy(slot, *tmp, strlen(*tmp) + 1);
     sigprocmask(SIG_SETMASK, &old, NULL);
@@ -362,8 +401,8 @@ static int ode_output_target(const char *path, char **target, int *descriptor)
  * pipe or a device (renaming onto those would replace them), unless
  * needs_file.  Fills *target, *tmp (NULL in place) and *fd.  0, or an errno
  * value with *why set when errno alone does not say it (else NULL). */
-static int ode_place_open(const char *path, int needs_file, char *slot, char **target, char **tmp, int *fd,
-                          const char **why)
+static int ode_place_open(const char *path, const char *key, int needs_file, char *slot, char **target, char **tmp,
+                          int *fd, const char **why)
 {
     *tmp = NULL;
     *fd = -1;
@@ -383,7 +422,7 @@ static int ode_place_open(const char *path, int needs_file, char *slot, char **t
         *fd = descriptor >= 0 ? dup(descriptor) : open(*target, O_WRONLY | O_TRUNC);
         return *fd < 0 ? errno : 0;
     }
-    return ode_temp_open(*target, tmp, slot, fd);
+    return ode_temp_open(*target, key, tmp, slot, fd);
 }
 
 /* Opens the output and starts its writer: standard output (through a
@@ -392,7 +431,8 @@ static int ode_place_open(const char *path, int needs_file, char *slot, char **t
  * symbolic links: next to the file they lead to), with the mode a plain
  * fopen would give, registered for removal on a stop signal or a crash.
  * Returns 0, or an errno value with the message in o->error. */
-static int ode_output_open(OdeOutput *o, const char *path, const OdeFormat *format, const OdeRunInfo *info)
+static int ode_output_open(OdeOutput *o, const char *path, const char *key, const OdeFormat *format,
+                           const OdeRunInfo *info)
 {
     memset(o, 0, sizeof *o);
     o->format = format;
@@ -409,7 +449,7 @@ static int ode_output_open(OdeOutput *o, const char *path, const OdeFormat *form
     } else {
         o->path = path;
         const char *why;
-        const int err = ode_place_open(path, format->needs_file, ode_signal_path, &o->target, &o->tmp, &fd, &why);
+        const int err = ode_place_open(path, key, format->needs_file, ode_signal_path, &o->target, &o->tmp, &fd, &why);
         if (err && why) {
             snprintf(o->error, sizeof o->error, "cannot write '%s': %s output %s", path, format->name, why);
             return err;

@@ -1768,10 +1768,17 @@ static void ode_job_signals_restore(const struct sigaction *old_int, const struc
 }
 
 /* The output opened, and with a checkpoint its files and thread started,
- * its handler of signals in place. */
+ * its handler of signals in place.  With a checkpoint the temporary's name
+ * is made from the checkpoint's (output.c, ode_temp_suffix): a run killed
+ * before the checkpoint's index named it leaves a file the resume replaces. */
 static int ode_job_output(OdeJob *job, OdeOutput *out)
 {
-    if (ode_output_open(out, job->r->output, job->format, &job->info)) return ode_runtime("%s", out->error);
+    char key[8192], cwd[4096];
+    if (job->ck.on)
+        snprintf(key, sizeof key, "%s%s%s", job->ck.path[0] == '/' || !getcwd(cwd, sizeof cwd) ? "" : cwd,
+                 job->ck.path[0] == '/' ? "" : "/", job->ck.path);
+    if (ode_output_open(out, job->r->output, job->ck.on ? key : NULL, job->format, &job->info))
+        return ode_runtime("%s", out->error);
     if (!job->ck.on) return 0;
     ode_ck_partial(&job->ck, out->tmp);
     const int status = ode_ck_start(&job->ck, ode_runtime);

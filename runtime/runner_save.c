@@ -41,7 +41,7 @@ static int ode_side_open(OdeSideFile *o, const char *path)
     o->path = path;
     int fd = -1;
     const char *why;
-    const int err = ode_place_open(path, 0, ode_signal_side_path, &o->target, &o->tmp, &fd, &why);   /* (output.c) */
+    const int err = ode_place_open(path, NULL, 0, ode_signal_side_path, &o->target, &o->tmp, &fd, &why);   /* (output.c) */
     if (err) return ode_side_failed(o, err);
     if (!(o->f = fdopen(fd, "w"))) {
         const int e = errno;
