@@ -17,9 +17,23 @@ to do is in tests/xpp/real/expect.txt, one line a file:
                                   reading is not compared)
                differs="REASON"   odegen runs it and differs from XPPAUT, for the
                                   reason given (checked to still differ)
+               converges          XPPAUT's RK4 at the file's dt, dt/2 and dt/4
+                                  (reference=) against odegen at the file's dt:
+                                  the largest difference, in print tolerances,
+                                  is above 1 and shrinks by a factor between
+                                  1.6 and 2.5 at each halving (XPPAUT's delays
+                                  are first order, delay_handle.c; odegen's
+                                  RK4 is fourth order): checked, and counted
+                                  apart from agrees
                unchecked="REASON" odegen accepts it, but the comparison is not run
                                   (the reason: e.g. too big to compile here)
-    DIRECTIVE  as test_corpus.py's `# corpus:` lines (events=…, K=…, arret),
+    DIRECTIVE  as test_corpus.py's `# corpus:` lines (events=…, K=…, arret,
+               reference=H: XPPAUT's RK4 at step H; xpp="OPTIONS": XPPAUT
+               options for XPPAUT's copy only, e.g. tighter tolerances or
+               newt_tol; odegen="OPTIONS": @ options for odegen's copy only;
+               laststage=COLS: a DAE's aux that XPPAUT prints from its last
+               stage, not compared; the bounds stay those of the file's own
+               options),
                and total=T: both programs integrate to T only (a long run
                made short; the comparison is the same); stochastic: the file
                draws random numbers (wiener, ran, markov, gill), so no run of
@@ -108,7 +122,7 @@ def one(root, path, kind, arg, meta):
     """(outcome seen, xppaut runs, odegen accepts, detail)."""
     full = os.path.join(root, path)
     meta = dict(meta)
-    runs = xppaut_runs(full, meta, short=kind not in ("agrees", "differs", "unchecked"))
+    runs = xppaut_runs(full, meta, short=kind not in ("agrees", "differs", "converges", "unchecked"))
     rc, err, _ = tc.odegen_check(full)
     accepts = rc == 0
     if kind == "refused":
@@ -124,6 +138,9 @@ def one(root, path, kind, arg, meta):
         return "FAILED", runs, accepts, "odegen refuses it:\n" + err
     meta.pop("refused", None)
     label = "real_" + re.sub(r"[^A-Za-z0-9_]", "_", os.path.splitext(path)[0])
+    if kind == "converges":
+        seen, detail = converges(full, label, meta)
+        return seen, runs, accepts, detail
     try:
         verdict, detail = tc.corpus_case(full, label, meta)
     except Failure as e:
@@ -133,6 +150,31 @@ def one(root, path, kind, arg, meta):
     if kind == "differs":
         return "FAILED", runs, accepts, "it agrees now (%s): say so in expect.txt" % detail
     return verdict, runs, accepts, detail
+
+
+def converges(full, label, meta):
+    """(outcome, detail) of a file marked converges: XPPAUT's RK4 at dt, dt/2,
+    dt/4 against odegen's rows at the file's dt; the largest difference (in
+    print tolerances) halves each time (XPPAUT's O(dt) delays)."""
+    text = tc.with_total(tc.normalized(open(full, errors="replace").read()),
+                         float(meta["total"]) if meta.get("total") else None)
+    opt = tc.xpp_options(text)
+    if opt["meth"] not in ("r",):
+        return "FAILED", "converges: the file's method is %s, not XPPAUT's RK4" % opt["meth"]
+    diffs = []
+    for k in (1, 2, 4):
+        try:
+            diffs.append(tc.corpus_case(full, label, dict(meta, measure=True, reference=repr(opt["dt"] / k)))[1])
+        except Failure as e:
+            return "FAILED", "converges: XPPAUT at dt/%d: %s" % (k, e)
+    detail = "XPPAUT at dt, dt/2, dt/4: %s of the print tolerance from odegen at dt" % ", ".join(
+        "%.3g" % d for d in diffs)
+    if diffs[0] <= 1:
+        return "FAILED", detail + ": it agrees at dt: say so in expect.txt"
+    ratios = [diffs[0] / diffs[1], diffs[1] / diffs[2]]
+    if not all(1.6 <= r <= 2.5 for r in ratios):
+        return "FAILED", detail + ": ratios %.2f, %.2f, not about 2 (XPPAUT's first order)" % tuple(ratios)
+    return "converges", detail + " (ratios %.2f, %.2f)" % tuple(ratios)
 
 
 def main():
@@ -173,9 +215,15 @@ def main():
               len([r for r in results if r[1][0] == "unchecked"]),
               len([r for r in results if r[1][0] == "xppaut-fails"])))
     determ = [r for r in runs if not r[0][3].get("stochastic")]
-    print("of the %d files XPPAUT runs, %d are deterministic: %d of those agree (%.0f%%)" % (
-        len(runs), len(determ), len([r for r in determ if r[1][0] == "agrees"]),
-        100.0 * len([r for r in determ if r[1][0] == "agrees"]) / max(1, len(determ))))
+    d_agree = [r for r in determ if r[1][0] == "agrees"]
+    print("of the %d files XPPAUT runs, %d are deterministic: %d of those agree row for row (%.0f%%; %d with "
+          "XPPAUT's options tightened by xpp=, %d with a DAE's aux of unknowns left out by laststage=); "
+          "%d converge (XPPAUT's difference halves with its step); %d differ" % (
+              len(runs), len(determ), len(d_agree), 100.0 * len(d_agree) / max(1, len(determ)),
+              len([r for r in d_agree if r[0][3].get("xpp")]),
+              len([r for r in d_agree if r[0][3].get("laststage")]),
+              len([r for r in determ if r[1][0] == "converges"]),
+              len([r for r in determ if r[1][0] == "differs"])))
     print("refused by reason: " + "; ".join("%d %s" % (v, k) for k, v in sorted(reasons.items(), key=lambda kv: -kv[1])))
     failed = [c[0] for c, r in results if r[0] == "FAILED"]
     if missing:
