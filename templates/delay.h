@@ -171,9 +171,14 @@ ODE_HD static ODE_INLINE ode_real ode_delay(const OdeSystem *s, int k, int site,
         return now;
     }
     const ode_real T = (t - tau) + H->offset;
+    /* Where the history meets the initial state, x jumps (a history of 0 meets x(t0)): the side
+     * the step is on, within the rounding of t - tau + offset (a window's end made of sums of
+     * dt lands 2e-16 past it; the initial value there is an O(dt) error of the whole step). */
+    const ode_real seam = ODE_R(64.0) * ODE_EPS *
+                          (ode_fmax(ode_fabs(t), ode_fmax(ode_fabs(tau), ODE_R(1.0))) + ode_fabs(H->offset));
+    if (ode_fabs(T - H->t_hist) <= seam)   /* (at the step's start: x(t0), as XPPAUT) */
+        return t > s->t ? ode_model_history(s, k, H->t_hist) : H->y_hist[k];
     if (T < H->t_hist) return ode_model_history(s, k, T);
-    if (T == H->t_hist)   /* the history meets the initial state: the side the step is on */
-        return t > s->t ? ode_model_history(s, k, T) : H->y_hist[k];   /* (at the step's start: x(t0), as XPPAUT) */
     if (T > H->t_end) {                    /* inside the step being taken */
         H->ahead = 1;
         if (H->cur) return ode_hist_cur_value(H, k, T);

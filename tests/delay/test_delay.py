@@ -22,6 +22,9 @@ solutions, an independent reference, and XPPAUT.
 - events_save: an event located on the extension (reading the past) and
   `save` samples, against the exact solution.
 - statuses: tau beyond `@ delay`, a ring too small for the steps: `history`.
+- history_jump: where the history (0) meets the initial value (1), a step
+  that ends there within rounding of t (window ends that are sums of 0.05)
+  reads the history at its last stage, not the initial value.
 
 Run: /usr/bin/python3 tests/delay/test_delay.py [name…]   (ODEGEN_BACKEND=gpu: on the GPU)
 """
@@ -303,6 +306,30 @@ def test_events_save():
           (len(samples), max(errs)))
 
 
+# x'=y(t-1), y'=0 with y=1 from t=0 and a history of 0 (no y(0)=…): x is 0 up to t=1
+# exactly, t-1 after.  In windows of 0.05 carried over by `repeat`, the window
+# times are sums of 0.05: the 20th ends at 1.0000000000000002, so the last stage
+# of the step that ends there reads y at 2.2e-16 past the history's end.
+HISTORY_JUMP = """# x'=y(t-1) where the history of y (0) meets its initial value (1) at t=0
+x'=delay(y,1)
+y'=0
+init y=1
+@ delay=2, dt=0.05, total=0.05
+repeat transient=0, record=40
+done
+"""
+
+
+def test_history_jump():
+    """a stage at the end of the step that ends where the history meets the initial value (within rounding of t) reads the history"""
+    r = run(build("dde_history_jump", HISTORY_JUMP, sanitize=False, defines=FAST), "--quiet")
+    x = r["x"]
+    print("    x after 20 windows of 0.05: %.3g (exact 0); after 40: %.17g (exact 1)" % (x[19], x[39]))
+    check(abs(x[19]) < 1e-14, "x(1) = %r: the step [0.95, 1] read y's initial value at its last stage, not its "
+          "history (an O(dt) error, dt/6 = 8.3e-3)" % x[19])
+    check(max(abs(x[k] - max(0.0, 0.05 * (k + 1) - 1)) for k in range(40)) < 1e-12, "x %s" % list(x))
+
+
 def test_statuses():
     """tau beyond @ delay, and a ring too small for the steps: the status history, the last good state"""
     r = run(build("dde_too_long", "par tau=3\nx'=-delay(x,tau)\nx(0)=1\n@ delay=2, total=3\ndone\n", sanitize=False,
@@ -321,4 +348,5 @@ def test_statuses():
 
 if __name__ == "__main__":
     sys.exit(main([("exact", test_exact), ("orders", test_orders), ("reference", test_reference),
-                   ("events_save", test_events_save), ("xppaut", test_xppaut), ("statuses", test_statuses)]))
+                   ("events_save", test_events_save), ("xppaut", test_xppaut), ("statuses", test_statuses),
+                   ("history_jump", test_history_jump)]))
