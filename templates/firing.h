@@ -77,7 +77,8 @@ ODE_HD static ODE_INLINE ode_mask ode_carried_mask(ode_mask candidates, const od
 /* Runs the statements of the events in `fired`, detected at s->t where the
  * event values were g, then those of the globals they carried across zero;
  * g leaves with the values after all of them.  The result: every event that
- * fired; *stop becomes 1 where one reached its `stop` count. */
+ * fired; *stop becomes 1 where one reached its `stop` count, or left its halt
+ * accessory (XPPAUT's arret=EXPR, ode_event_halt) above 0. */
 ODE_HD static ODE_INLINE ode_mask ode_fire(OdeSystem *s, ode_mask fired, ode_real *g, int *stop)
 {
 #if ODE_EVENTS_GLOBAL
@@ -102,6 +103,7 @@ ODE_HD static ODE_INLINE ode_mask ode_fire(OdeSystem *s, ode_mask fired, ode_rea
             ode_model_on_event(s, e);
 #endif
             if (ode_event_stop(e) > 0 && s->count[e] >= ode_event_stop(e)) *stop = 1;
+            if (ode_event_halt(e) >= 0 && s->acc[ode_event_halt(e)] > ODE_R(0.0)) *stop = 1;   /* arret=EXPR */
         }
         done |= fired;
         ode_model_events(s, s->t, s->y, g);   /* the statements may have moved the state */

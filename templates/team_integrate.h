@@ -222,6 +222,7 @@ ODE_HD static ODE_INLINE void ode_team_integrate_sampled(OdeTeamCtx *c, const Od
                     zone[e] = 0;
                     ode_model_on_event(s, e);
                     if (ode_event_stop(e) > 0 && s->count[e] >= ode_event_stop(e)) leader_stop = 1;
+                    if (ode_event_halt(e) >= 0 && s->acc[ode_event_halt(e)] > ODE_R(0.0)) leader_stop = 1;
                 }
             }
             stop = ode_team_any(ode_team, leader_stop) ? 1 : 0;

@@ -21,6 +21,7 @@ typedef struct Checker {
     Model *m;
     SymTab tab;
     Symbol *sym_pi, *sym_t, *sym_t0, *sym_t1, *sym_count;
+    Symbol *arret;             /* the accessory of XPPAUT's arret=EXPR in a global (declare.c), or NULL */
     Loc last_loc;              /* end of the program, for messages about what is missing */
     /* eval_const beyond numbers: parameters at their defaults, derived
        parameters and user functions (eval_defaults), t (eval_t) */

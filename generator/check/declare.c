@@ -241,6 +241,23 @@ static void declare_table(Checker *c, Node *d)
     PUSH(m->tables, m->ntable, t);
 }
 
+/* XPPAUT's `global … {…; arret=EXPR}` stops the run where EXPR > 0 when the
+ * global fires (flags.c: send_halt).  A number there is the event's stop
+ * (events.c); any other EXPR is written into an accessory named arret, which
+ * the runtime reads after the global's statements (templates/firing.h,
+ * ode_event_halts).  Declared after the file's own names, unless one of them
+ * is arret. */
+static void declare_arret(Checker *c, const Program *prog)
+{
+    if (symtab_get(&c->tab, "arret")) return;
+    for (const Node *d = prog->decls; d; d = d->next)
+        for (const Node *s = d->kind == D_GLOBAL ? d->body : NULL; s; s = s->next)
+            if (s->kind == S_ASSIGN && name_eq(s->name, "arret") && s->rhs && s->rhs->kind != N_NUM) {
+                c->arret = declare(c, SYM_ACC, "arret", s->name_loc);
+                return;
+            }
+}
+
 void declare_all(Checker *c, const Program *prog, Node **inits)
 {
     /* aux last: an aux may share its name with a temporary declared below it */
@@ -354,4 +371,5 @@ void declare_all(Checker *c, const Program *prog, Node **inits)
             break;
         }
     }
+    declare_arret(c, prog);
 }

@@ -120,21 +120,31 @@ void check_global(Checker *c, Node *d)
     Ctx x = ctx_make(READ_RHS | BIT(SYM_AUX), "a global's condition", NULL);
     x.team = true;
     resolve_expr(c, d->cond, &x);
-    /* `arret=1` (XPPAUT's stop) becomes stop=1; the other assignments stay. */
+    /* `arret=1` (XPPAUT's stop where the value is > 0) becomes stop=1; `arret=EXPR`
+     * assigns the accessory arret, which stops the system where it is > 0 after
+     * the statements (declare.c); the other assignments stay. */
     Node *kept = NULL;
     for (Node *s = d->body, *next; s; s = next) {
         next = s->next;
         s->next = NULL;
-        double v;
-        if (s->kind == S_ASSIGN && name_eq(s->name, "arret") && !symtab_get(&c->tab, "arret")) {
-            if (const_value(c, s->rhs, "arret", &v) && v != 0) ev->stop = 1;
+        if (s->kind == S_ASSIGN && name_eq(s->name, "arret") && s->rhs->kind == N_NUM &&
+            (c->arret || !symtab_get(&c->tab, "arret"))) {
+            if (s->rhs->num > 0) ev->stop = 1;
+            continue;
+        }
+        if (s->kind == S_ASSIGN && name_eq(s->name, "arret") && c->arret) ev->halt = 1 + c->arret->index;
+        if (s->kind == S_ASSIGN && name_eq(s->name, "out_put") && !symtab_get(&c->tab, "out_put")) {
+            note_at(s->name_loc, "XPPAUT's out_put=… is ignored: where its value is > 0 XPPAUT stores one more row "
+                                 "(t and every column) at the event, besides the rows of its output grid; odegen's "
+                                 "rows are what `record` lists at the end of each integration (an arret or stop= at "
+                                 "the event makes that row the event's; @ poimap writes a row at each crossing)");
             continue;
         }
         kept = ast_append(kept, s);
     }
     ev->body = kept;
     Ctx b = block_ctx(arena_printf("the global of line %d", d->loc.line), EVENT_WRITES, EVENT_WRITE, ev);
-    b.also = "arret";
+    b.also = "arret";   /* (and out_put, handled above) */
     resolve_block(c, ev->body, &b);
 }
 

@@ -137,6 +137,7 @@ typedef struct Event {
     int dir;            /* -1, 0, +1 */
     double tol;
     int stop;           /* stop at this detection count (0: never) */
+    int halt;           /* 1 + the accessory whose value > 0 after the statements stops (XPPAUT's arret=EXPR), or 0 */
     Node *body;         /* statements of the event itself */
     Node *on_body;      /* statements of `on NAME` blocks, in file order */
     bool is_global;     /* written as an XPPAUT `global` */

@@ -251,6 +251,8 @@ static void emit_properties(Emitter *E)
     emit_per_index(E, "ode_real", "ode_event_tol", false, m->nevent, v);
     for (int i = 0; i < m->nevent; i++) v[i] = arena_printf("%d", m->events[i].stop);
     emit_per_index(E, "int", "ode_event_stop", false, m->nevent, v);
+    for (int i = 0; i < m->nevent; i++) v[i] = arena_printf("%d", m->events[i].halt - 1);
+    emit_per_index(E, "int", "ode_event_halt", false, m->nevent, v);
     buf_puts(E->out, "\n");
 }
 
