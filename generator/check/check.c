@@ -194,6 +194,10 @@ Model *check_program(const Program *prog, int precision)
     }
     for (int i = 0; i < m->nevent; i++)   /* events without tol=, and globals: @ evtol */
         if (m->events[i].tol == 0) m->events[i].tol = m->evtol;
+    bool has_record = false;
+    for (Node *d = prog->decls; d; d = d->next) has_record |= d->kind == D_RECORD;
+    for (Node *d = prog->decls; d; d = d->next)
+        if (d->kind == D_IGNORED && !strcmp(d->name, "only")) check_only(c, d, has_record);
     for (Node *d = prog->decls; d; d = d->next)
         if (d->kind == D_ON) check_on(c, d);
     check_map(c, prog);

@@ -209,6 +209,7 @@ void check_save(Checker *c, Node *d, bool *seen);
 void check_lyapunov(Checker *c, Node *d);
 void check_period(Checker *c, Node *d);
 void check_record(Checker *c, Node *d);
+void check_only(Checker *c, const Node *d, bool has_record);
 /* What a `period` or `attractor` line says about the quantities compared. */
 typedef struct PeriodSpec {
     Symbol **of;       /* the quantities (default: every state) */

@@ -360,10 +360,7 @@ void declare_all(Checker *c, const Program *prog, Node **inits)
             refuse_names(c, d);
             break;
         case D_IGNORED:
-            if (!strcmp(d->name, "only"))
-                note_at(d->loc, "XPPAUT's '%s' statement is ignored (it chooses what XPPAUT stores; odegen writes "
-                                "what `record` lists)", d->name);
-            else    /* a line whose first word is no statement (lexer.l) */
+            if (strcmp(d->name, "only"))    /* a line whose first word is no statement (lexer.l); only: outputs.c */
                 warning_at(d->loc, "the line's first word '%s' starts no statement: XPPAUT ignores such a line, "
                                    "and so does odegen (a comment without its '#'?)", d->name);
             break;

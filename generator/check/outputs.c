@@ -205,6 +205,39 @@ static Symbol *statement_field(const Model *m, const char *name)
     return NULL;
 }
 
+/* XPPAUT's `only x,y` (form_ode.c, break_up_list; browse.c writes the rows):
+ * XPPAUT -silent writes only these columns, in this order, t among them only
+ * where listed; a name that is not t, a state or an aux is skipped.  Without
+ * a `record` line it is odegen's record; with one, the record wins.  The
+ * names are the rest of the line, split at blanks and commas as XPPAUT
+ * splits them (the parser skips the line). */
+void check_only(Checker *c, const Node *d, bool has_record)
+{
+    if (has_record) {
+        note_at(d->loc, "XPPAUT's 'only' is ignored: the file's `record` line says what odegen writes");
+        return;
+    }
+    Loc rest = {d->loc.line, d->loc.end_col + 1, d->loc.line, 1 << 30};
+    const char *text = diag_source_text(rest);
+    Node *names = NULL;
+    char *line = arena_strndup(text, strcspn(text, "#"));
+    const char *kept = "";
+    for (char *w = strtok(line, " \t\r,"); w; w = strtok(NULL, " \t\r,")) {
+        Symbol *s = name_eq(w, "t") ? NULL : symtab_get(&c->tab, w);
+        if (!name_eq(w, "t") && (!s || (s->kind != SYM_STATE && s->kind != SYM_AUX))) {
+            note_at(d->loc, "XPPAUT's 'only' skips '%s': it writes t, states and aux only", w);
+            continue;
+        }
+        names = ast_append(names, ast_name(d->loc, w));
+        kept = arena_printf("%s%s%s", kept, *kept ? ", " : "", w);
+    }
+    if (!names) return;
+    note_at(d->loc, "XPPAUT's 'only' writes the columns %s: odegen records them (as `record %s`)", kept, kept);
+    Node *rec = ast_new(D_RECORD, d->loc);
+    rec->args = names;
+    check_record(c, rec);
+}
+
 void check_record(Checker *c, Node *d)
 {
     Model *m = c->m;

@@ -243,10 +243,11 @@ def set_options(path):
 RUNTIME_KEYS = {"dt": "dt", "t0": "t0", "total": "total", "toler": "tol", "atoler": "atol", "bound": "bound"}
 
 
-def model_names(path):
+def model_names(path, defaults=None):
     """States and aux of the model, in odegen's order (its generated tables);
     not the unknowns of `solv` (odegen's last states, ODE_NALG of them), which
-    XPPAUT's output.dat does not hold."""
+    XPPAUT's output.dat does not hold.  `defaults`: a list that receives the
+    names of the fields the model records by default (its `record`)."""
     fname = os.path.basename(path)
     with tempfile.TemporaryDirectory() as tmp:
         for s in sidecars(path):
@@ -262,6 +263,10 @@ def model_names(path):
     def table(which):
         m = re.search(r"ode_%s_names\[[^]]*\] = \{([^}]*)\}" % which, src)
         return re.findall(r'"((?:[^"\\]|\\.)*)"', m.group(1)) if m else []
+    if defaults is not None:
+        fields = table("field")
+        m = re.search(r"ode_default_fields\[[^]]*\] = \{([^}]*)\}", src)
+        defaults.extend(fields[int(k)] for k in re.findall(r"\d+", m.group(1)))
     nalg = re.search(r"^#define ODE_NALG (\d+)", src, re.M)
     states = table("state")
     return states[:len(states) - int(nalg.group(1))] if nalg else states, table("aux")
@@ -465,6 +470,28 @@ def with_options(text, options):
     return before_done(text) + "\n" + line + "\ndone\n"
 
 
+def only_names(text):
+    """The names of XPPAUT's `only` line (form_ode.c, break_up_list: the rest
+    of the line split at blanks and commas), or None."""
+    m = re.search(r"(?im)^\s*only\s+([^#\n]*)", before_done(text))
+    return [w for w in re.split(r"[ \t\r,]+", m.group(1)) if w] if m else None
+
+
+def check_only(label, only, names, defaults, outs, outs_only):
+    """XPPAUT's `only`: its rows hold the columns listed (t, states, aux; others
+    skipped), in that order, without t unless listed -- checked against its
+    run without the line -- and odegen records the same (its default fields)."""
+    lower = [n.lower() for n in names]
+    kept = [w for w in only if w.lower() in lower]
+    cols = [lower.index(w.lower()) for w in kept]
+    for out, rows in outs.items():
+        check(out in outs_only and np.array_equal(outs_only[out], rows[:, cols]),
+              "%s %s: XPPAUT's rows with only %s are not its columns %s" % (label, out, only, kept))
+    check([d.lower() for d in defaults] == [w.lower() for w in kept],
+          "%s: odegen records %s by default, XPPAUT's only writes %s" % (label, defaults, kept))
+    return "only %s: XPPAUT's columns %s, odegen's record the same" % (",".join(only), ",".join(kept))
+
+
 def with_total(text, total):
     """The file with `@ total=TOTAL` before its done line (a directive that
     shortens a long run, on both sides)."""
@@ -488,8 +515,13 @@ def corpus_case(path, label=None, meta=None):
     total = float(meta["total"]) if meta.get("total") else None
     text = with_total(normalized(raw), total)
     opt = xpp_options(text)
-    states, aux = model_names(path)
+    defaults = []
+    states, aux = model_names(path, defaults)
     names = ["t"] + states + aux
+    only = only_names(raw)
+    if only:    # compared on XPPAUT's full rows; its `only` rows are checked against them (check_only)
+        text_only = text
+        text = re.sub(r"(?im)^\s*only\s[^\n]*", "", text)
     window = opt["dt"] * opt["nout"]
     nrows = min(xpp_rows(opt), opt["maxstor"] - 1)
     runner = build_variant(path, label, odegen_variant(new_format(path, raw), states, aux, window, nrows,
@@ -509,6 +541,9 @@ def corpus_case(path, label=None, meta=None):
         halves, _ = run_xppaut(path, before_done(xtext) + "\n@ dt=%r, maxstor=%d\ndone\n" % (
             opt["dt"] / 2, 2 * opt["maxstor"] + 2))
     summaries = []
+    if only:
+        outs_only, _ = run_xppaut(path, with_options(text_only, meta.get("xpp")))
+        summaries.append(check_only(label, only, names, defaults, outs, outs_only))
     given = set_options(path) if sets else {}
     for k, out in enumerate(sets or ["output"]):
         check(out in outs, "%s: XPPAUT wrote no %s.dat (it wrote %s)" % (label, out, sorted(outs)))
