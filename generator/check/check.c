@@ -194,6 +194,7 @@ Model *check_program(const Program *prog, int precision)
     }
     for (int i = 0; i < m->nevent; i++)   /* events without tol=, and globals: @ evtol */
         if (m->events[i].tol == 0) m->events[i].tol = m->evtol;
+    check_set_methods(c);   /* after every option: the file's method is known */
     bool has_record = false;
     for (Node *d = prog->decls; d; d = d->next) has_record |= d->kind == D_RECORD;
     for (Node *d = prog->decls; d; d = d->next)

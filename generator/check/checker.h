@@ -22,6 +22,8 @@ typedef struct Checker {
     SymTab tab;
     Symbol *sym_pi, *sym_t, *sym_t0, *sym_t1, *sym_count;
     Symbol *arret;             /* the accessory of XPPAUT's arret=EXPR in a global (declare.c), or NULL */
+    const Node **set_meths;    /* the meth items of sets, checked against the file's method (statements.c) */
+    int nset_meth;
     Loc last_loc;              /* end of the program, for messages about what is missing */
     /* eval_const beyond numbers: parameters at their defaults, derived
        parameters and user functions (eval_defaults), t (eval_t) */
@@ -201,6 +203,7 @@ void check_tolerance(Checker *c, Node *d);
 void check_scan(Checker *c, Node *d);
 void check_table(Checker *c, Node *d);
 void check_set(Checker *c, Node *d);
+void check_set_methods(Checker *c);
 void check_repeat(Checker *c, Node *d, bool *seen);
 void check_save(Checker *c, Node *d, bool *seen);
 

@@ -48,7 +48,7 @@ static Frame frame_for(Symbol *s, SymKind kind)
 }
 
 /* A cycle through s, the path being stack[0..top]: named from s around to s. */
-static void cycle_error(const Frame *stack, int top, const Symbol *s)
+static void cycle_error(const Frame *stack, int top, const Symbol *s, SymKind kind)
 {
     int start = top;
     while (start > 0 && stack[start].s != s) start--;
@@ -60,7 +60,13 @@ static void cycle_error(const Frame *stack, int top, const Symbol *s)
         }
         path = arena_printf("%s%s → ", path, stack[i].s->name);
     }
-    error_at(s->loc, "'%s' depends on itself: %s%s", s->name, path, s->name);
+    if (kind == SYM_FUNC)   /* XPPAUT's fact(x)=if(x<=0)then(1)else(x*fact(x-1)): its stack machine recurses */
+        error_at(s->loc, "'%s' calls itself: %s%s; XPPAUT evaluates a recursive function when it is called, odegen "
+                         "writes each function into the expressions that call it, so it cannot: write it without "
+                         "recursion (a product, a sum(…)of(…), a table), or remove it if nothing calls it",
+                 s->name, path, s->name);
+    else
+        error_at(s->loc, "'%s' depends on itself: %s%s", s->name, path, s->name);
 }
 
 /* Sorts syms (all the symbols of `kind`) so that each comes after those it
@@ -85,7 +91,7 @@ void topo_sort(Checker *c, Symbol **syms, int n, SymKind kind)
                 Symbol *d = f->deps[f->next++];
                 if (d->visiting == 2) continue;
                 if (d->visiting == 1) {
-                    cycle_error(stack, top, d);
+                    cycle_error(stack, top, d, kind);
                     d->visiting = 2;
                     continue;
                 }

@@ -7,6 +7,7 @@
 #include "base/input_limits.h"
 #include "base/util.h"
 #include "check/checker.h"
+#include "check/method.h"
 #include "check/option_names.h"
 #include "check/tables.h"
 #include "front/diag.h"
@@ -244,6 +245,10 @@ static bool set_option(Checker *c, ParamSet *ps, Node *it)
     if (!on.name) return false;
     bool runs = false;
     for (const char *const *r = runtime; *r; r++) runs |= name_eq(*r, on.name);
+    if (name_eq(on.name, "meth")) {   /* checked against the file's method once all is read */
+        PUSH(c->set_meths, c->nset_meth, it);
+        return true;
+    }
     if (!runs) {
         error_at(it->name_loc, "XPPAUT option '%s' in a set: odegen fixes %s when it translates the file; a set "
                                "gives parameters, initial values and the run-time options dt, t0, total, toler, "
@@ -265,6 +270,26 @@ static bool set_option(Checker *c, ParamSet *ps, Node *it)
     ps->options[ps->n] = on.name;
     ps->values[ps->n++] = v;
     return true;
+}
+
+/* A set's meth (`set period {…, meth=8}`, XPPAUT's r3b.ode): XPPAUT
+ * integrates the set with that method.  odegen fixes the method when it
+ * translates the file: a set's meth that names the same method is that
+ * method; another is an error that says how to translate the file for it. */
+void check_set_methods(Checker *c)
+{
+    for (int i = 0; i < c->nset_meth; i++) {
+        const Node *it = c->set_meths[i];
+        Model asked = *c->m;
+        int before = diag_error_count();
+        check_method_option(&asked, it);
+        if (diag_error_count() != before || asked.method == c->m->method) continue;
+        const char *word = it->rhs->kind == N_NAME ? it->rhs->name : it->rhs->kind == N_NUM ? it->rhs->text : "";
+        error_at(it->rhs->loc, "the set asks for the method %s (meth=%s), and the file is translated with %s: odegen "
+                               "fixes the method when it translates the file; to run this set as XPPAUT does, "
+                               "translate with --option meth=%s",
+                 method_name(asked.method), word, method_name(c->m->method), method_name(asked.method));
+    }
 }
 
 void check_set(Checker *c, Node *d)

@@ -21,6 +21,7 @@ ODE_HD static ODE_INLINE ode_real ode_atol(const OdeOptions *ode_opt, int i) { (
 ODE_HD static ODE_INLINE int ode_event_dir(int e) { (void)e; return -1; }
 ODE_HD static ODE_INLINE ode_real ode_event_tol(int e) { (void)e; return ODE_R(1e-6); }
 ODE_HD static ODE_INLINE int ode_event_stop(int e) { (void)e; return 0; }
+ODE_HD static ODE_INLINE int ode_event_halt(int e) { (void)e; return -1; }
 ODE_HD static ODE_INLINE int ode_event_smooth(int e) { (void)e; return 1; }
 ODE_HD static ODE_INLINE void ode_model_derived(OdeSystem *ode_s) { (void)ode_s; }
 ODE_HD static ODE_INLINE void ode_model_trig(const OdeSystem *ode_s, ode_real t, OdeTrig *ode_tr)
