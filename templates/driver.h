@@ -122,6 +122,10 @@ ODE_HD static ODE_INLINE void ode_run_system(const OdeArrays *a, int i, int tran
 #endif
             for (int f = 0; f < a->nfield; f++)
                 a->rec[((size_t)rr * a->nfield + f) * n + i] = ode_model_field(&s, a->fields[f]);
+#if ODE_NDELAY > 0
+            /* a recorded aux read a past the ring no longer holds (it read the current value) */
+            if (!ODE_STATUS_IS_STICKY(s.status) && ode_hist_status(&hist)) s.status = ode_hist_status(&hist);
+#endif
             a->rec_status[(size_t)rr * n + i] = s.status;
         }
     }

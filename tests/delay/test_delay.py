@@ -25,6 +25,7 @@ solutions, an independent reference, and XPPAUT.
 - history_jump: where the history (0) meets the initial value (1), a step
   that ends there within rounding of t (window ends that are sums of 0.05)
   reads the history at its last stage, not the initial value.
+- aux_lost: a recorded aux that reads a past the ring lost: `history`.
 
 Run: /usr/bin/python3 tests/delay/test_delay.py [name…]   (ODEGEN_BACKEND=gpu: on the GPU)
 """
@@ -330,6 +331,19 @@ def test_history_jump():
     check(max(abs(x[k] - max(0.0, 0.05 * (k + 1) - 1)) for k in range(40)) < 1e-12, "x %s" % list(x))
 
 
+def test_aux_lost():
+    """an aux that reads a past the ring no longer holds, at the record: the status history, not the current value"""
+    text = "x'=-x\nx(0)=1\naux d=delay(x,1)\n@ delay=1.5, dt=0.05, total=1.5\nrecord d\ndone\n"
+    small = build("dde_aux_lost", text, sanitize=False, defines=FAST + ("-DODE_DELAY_SLOTS=10",))
+    r = run(small, "--quiet")
+    print("    10 slots for 30 steps, d = x(t-1) at t=1.5: %r (%s); exact %r" % (r["d"][0], r.status[0], math.exp(-0.5)))
+    check(r.status[0] == "history", "d = %r with the status %s: the ring holds t >= 1, d reads t = 0.5" %
+          (r["d"][0], r.status[0]))
+    r = run(build("dde_aux_held", text, sanitize=False, defines=FAST), "--quiet")
+    check(r.status[0] == "finished" and abs(r["d"][0] - math.exp(-0.5)) < 1e-6, "the default ring: d = %r (%s)" %
+          (r["d"][0], r.status[0]))
+
+
 def test_statuses():
     """tau beyond @ delay, and a ring too small for the steps: the status history, the last good state"""
     r = run(build("dde_too_long", "par tau=3\nx'=-delay(x,tau)\nx(0)=1\n@ delay=2, total=3\ndone\n", sanitize=False,
@@ -349,4 +363,4 @@ def test_statuses():
 if __name__ == "__main__":
     sys.exit(main([("exact", test_exact), ("orders", test_orders), ("reference", test_reference),
                    ("events_save", test_events_save), ("xppaut", test_xppaut), ("statuses", test_statuses),
-                   ("history_jump", test_history_jump)]))
+                   ("history_jump", test_history_jump), ("aux_lost", test_aux_lost)]))
