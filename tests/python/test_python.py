@@ -540,7 +540,10 @@ def test_interrupt():
             print("then", r.counts)
         """) % (os.path.join(ROOT, "python"), os.path.join(MODELS, "duffing.ode"), BUILD, n, transient, BACKEND, chunk,
                 BACKEND)
-    p = subprocess.Popen([PY, "-c", script], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    # SIGINT back to its default in the child: a test run in the background by a shell without job
+    # control (as CI may) inherits it ignored, and Python then leaves it ignored (no KeyboardInterrupt)
+    p = subprocess.Popen([PY, "-c", script], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     line = p.stdout.readline()
     check(line.strip() == "running", "the scan did not start: %r %r" % (line, p.stderr.read() if not line else ""))
     time.sleep(0.3)
