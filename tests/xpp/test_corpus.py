@@ -35,6 +35,12 @@ programs ignore:
         @ options for odegen's copy only (`newt_tol=1e-10 tol=1e-10 …`).
         Either directive leaves the comparison's bounds those of the file's
         own options
+    ordered
+        XPPAUT's copy gets its temporaries in dependency order: XPPAUT
+        computes them in the file's order, and one that reads a temporary
+        declared below it reads that one's value from the previous
+        evaluation, a stage behind (odegen notes it, and computes the current
+        value); each such temporary is moved up before its reader
     laststage=COL,COL
         aux that read a DAE's unknowns: XPPAUT prints them as its last
         Runge-Kutta stage left them (its aux are computed without solving
@@ -296,18 +302,27 @@ def window_names_freed(text):
     return "\n".join(out)
 
 
-def odegen_variant(text, states, aux, window, nrows, options=None):
+def odegen_variant(text, states, aux, window, nrows, options=None, step=None):
     """The file with one integration per XPPAUT output row appended (and the
-    @ options of an odegen=… directive)."""
+    @ options of an odegen=… directive).  With `step` (a fixed-step method's
+    dt) each window's end is the previous one plus dt, once per step of the
+    window, as XPPAUT forms t (odesol2.c: *tim = t + dt at each step): at a
+    jump of the inputs on an output time (heav(mod(t,per) - c)) the window's
+    end then falls on XPPAUT's side of it (0.05 added 20 times is
+    1.0000000000000002, 0.1 added 10 times 0.9999999999999999).  XPPAUT's
+    adaptive methods aim at t0 + k dt (integrate.c): there, and for windows
+    of more than 100 steps, the window is added."""
     text = window_names_freed(before_done(text))
+    n = int(round(window / step)) if step else 0
+    advance = "; ".join(["t1 = t1 + %r" % step] * n) if 0 < n <= 100 else "t1 = t1 + %r" % window
     return text + (
         "\n# appended by tests/xpp/test_corpus.py: one integration per XPPAUT output row\n" +
         ("@ %s\n" % options if options else "") +
         "@ total=%r\n"
-        "on end { t0 = t1; t1 = t1 + %r }\n"
+        "on end { t0 = t1; %s }\n"
         "repeat record=%d\n"
         "record t, %s\n"
-        "done\n") % (window, window, nrows, ", ".join(window_names_freed(n) for n in states + aux))
+        "done\n") % (window, advance, nrows, ", ".join(window_names_freed(n) for n in states + aux))
 
 
 def build_variant(path, label, text):
@@ -448,6 +463,36 @@ def compare_rows(label, names, xpp, got, status, opt, meta, xpp_half=None):
 
 # ----------------------------------------------------------------------------- one file
 
+FORWARD_NOTE = re.compile(r"^[^\n]*?:(\d+):\d+: note: '[^']+' reads the temporary '[^']+' of line (\d+), "
+                          r"declared after it", re.M)
+
+
+def in_dependency_order(path, text):
+    """XPPAUT's copy of the file with its temporaries in dependency order (an
+    `ordered` directive): XPPAUT computes them in the file's order, so one
+    that reads a temporary declared below it gets that one's value from the
+    previous evaluation (a stage behind; odegen says so in a note, and
+    computes the current value).  Each temporary that odegen's note names is
+    moved up before the one that reads it, until no note is left."""
+    lines = text.split("\n")
+    for _ in range(500):
+        with tempfile.TemporaryDirectory() as tmp:
+            for s_ in sidecars(path):
+                shutil.copy(s_, tmp)
+            with open(os.path.join(tmp, os.path.basename(path)), "w") as f:
+                f.write("\n".join(lines))
+            p = subprocess.run([ODEGEN, "--check", os.path.basename(path)], cwd=tmp, stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True)
+        m = FORWARD_NOTE.search(p.stderr)
+        if not m:
+            return "\n".join(lines)
+        reader, defined = int(m.group(1)), int(m.group(2))
+        check(defined > reader and not lines[defined - 1].rstrip().endswith("\\"),
+              "%s: ordered: cannot move line %d before line %d" % (path, defined, reader))
+        lines.insert(reader - 1, lines.pop(defined - 1))
+    raise Failure("%s: ordered: the temporaries do not settle in dependency order" % path)
+
+
 XPP_SET = "xpp_directive"     # the set that carries an xpp=… directive's options
 
 
@@ -525,9 +570,11 @@ def corpus_case(path, label=None, meta=None):
     window = opt["dt"] * opt["nout"]
     nrows = min(xpp_rows(opt), opt["maxstor"] - 1)
     runner = build_variant(path, label, odegen_variant(new_format(path, raw), states, aux, window, nrows,
-                                                       meta.get("odegen")))
+                                                       meta.get("odegen"),
+                                                       opt["dt"] if opt["meth"] in FIXED_STEP else None))
     halves = {}
-    xtext = with_options(text, meta.get("xpp"))     # XPPAUT's copy; the bounds stay the file's (opt)
+    xtext = with_options(in_dependency_order(path, text) if meta.get("ordered") else text, meta.get("xpp"))
+    # (XPPAUT's copy; the bounds stay the file's, opt)
     if meta.get("reference"):
         # XPPAUT's own method is off here: compare with XPPAUT's RK4 at step `reference`
         # instead, on the same output grid (a third, independent integration)

@@ -33,8 +33,10 @@ to do is in tests/xpp/real/expect.txt, one line a file:
                options for XPPAUT's copy only, e.g. tighter tolerances or
                newt_tol; odegen="OPTIONS": @ options for odegen's copy only;
                laststage=COLS: a DAE's aux that XPPAUT prints from its last
-               stage, not compared; the bounds stay those of the file's own
-               options),
+               stage, not compared; ordered: XPPAUT's copy with its
+               temporaries in dependency order, where XPPAUT would read one
+               declared below its reader a stage behind; the bounds stay
+               those of the file's own options),
                and total=T: both programs integrate to T only (a long run
                made short; the comparison is the same); stochastic: the file
                draws random numbers (wiener, ran, markov, gill), so no run of
@@ -220,10 +222,12 @@ def main():
     determ = [r for r in runs if not r[0][3].get("stochastic")]
     d_agree = [r for r in determ if r[1][0] == "agrees"]
     print("of the %d files XPPAUT runs, %d are deterministic: %d of those agree row for row (%.0f%%; %d with "
-          "XPPAUT's options tightened by xpp=, %d with a DAE's aux of unknowns left out by laststage=); "
+          "XPPAUT's options tightened by xpp=, %d with XPPAUT's temporaries in dependency order (ordered), %d with a "
+          "DAE's aux of unknowns left out by laststage=); "
           "%d converge (XPPAUT's difference halves with its step); %d differ" % (
               len(runs), len(determ), len(d_agree), 100.0 * len(d_agree) / max(1, len(determ)),
               len([r for r in d_agree if r[0][3].get("xpp")]),
+              len([r for r in d_agree if r[0][3].get("ordered")]),
               len([r for r in d_agree if r[0][3].get("laststage")]),
               len([r for r in determ if r[1][0] == "converges"]),
               len([r for r in determ if r[1][0] == "differs"])))
