@@ -19,8 +19,9 @@ to do is in tests/xpp/real/expect.txt, one line a file:
                                   reason given (checked to still differ)
                converges          XPPAUT's RK4 at the file's dt, dt/2 and dt/4
                                   (reference=) against odegen at the file's dt:
-                                  the largest difference (relative to each
-                                  column's largest value) is beyond XPPAUT's
+                                  the largest difference of the states
+                                  (relative to each one's largest value) is
+                                  beyond XPPAUT's
                                   print and shrinks by a factor between
                                   1.6 and 2.5 at each halving (XPPAUT's delays
                                   are first order, delay_handle.c; odegen's
@@ -159,7 +160,7 @@ def one(root, path, kind, arg, meta):
 def converges(full, label, meta):
     """(outcome, detail) of a file marked converges: XPPAUT's RK4 at dt, dt/2,
     dt/4 against odegen's rows at the file's dt; the largest difference (in
-    a column's largest value) halves each time (XPPAUT's O(dt) delays)."""
+    a state's largest value) halves each time (XPPAUT's O(dt) delays)."""
     text = tc.with_total(tc.normalized(open(full, errors="replace").read()),
                          float(meta["total"]) if meta.get("total") else None)
     opt = tc.xpp_options(text)
@@ -171,7 +172,7 @@ def converges(full, label, meta):
             diffs.append(tc.corpus_case(full, label, dict(meta, measure=True, reference=repr(opt["dt"] / k)))[1])
         except Failure as e:
             return "FAILED", "converges: XPPAUT at dt/%d: %s" % (k, e)
-    detail = "XPPAUT at dt, dt/2, dt/4: %s from odegen at dt (relative to each column's largest value)" % \
+    detail = "XPPAUT at dt, dt/2, dt/4: %s from odegen at dt (states, relative to each one's largest value)" % \
         ", ".join("%.3g" % d for d in diffs)
     if diffs[0] <= PRINT_REL:
         return "FAILED", detail + ": it agrees at dt: say so in expect.txt"
