@@ -83,6 +83,15 @@ typedef double ode_real;
 /* A value that is neither NaN nor infinite (x - x is 0 only for finite x). */
 ODE_HD static ODE_INLINE int ode_finite(ode_real x) { return (x - x) == ODE_R(0.0); }
 
+/* XPPAUT's (int) of a value known only as the model runs (a shift's offset,
+ * a sum's bound of parameters), defined for every value: beyond ±2^30, or
+ * NaN, ODE_NO_INDEX, which no span of names and no sum's bound holds. */
+#define ODE_NO_INDEX (-1073741824)
+ODE_HD static ODE_INLINE int ode_index(ode_real x)
+{
+    return x > ODE_R(-1073741824.0) && x < ODE_R(1073741824.0) ? (int)x : ODE_NO_INDEX;
+}
+
 /* XPPAUT's heav(x): 1 for x >= 0, else 0 (heav(0) is 1, as XPPAUT computes). */
 ODE_HD static ODE_INLINE ode_real ode_heav(ode_real x) { return x >= ODE_R(0.0) ? ODE_R(1.0) : ODE_R(0.0); }
 

@@ -36,6 +36,7 @@ suite "XPPAUT compatibility" $PY tests/xpp/test_xpp.py
 suite "XPPAUT corpus (syntax, arrays, tables, sets, defaults)" $PY tests/xpp/test_corpus.py
 suite "XPPAUT's Poincaré maps (poimap) against xppaut -silent" $PY tests/xpp/test_poincare.py
 suite "tables whose formula reads a parameter, per system, against XPPAUT" $PY tests/xpp/test_table_params.py
+suite "sums and shifts whose bounds and offsets are parameters or tables, per system, against XPPAUT" $PY tests/xpp/test_sum_params.py
 suite "real XPPAUT files written by others (issue 20)" $PY tests/xpp/test_real.py
 suite "global events located as events" $PY tests/xpp/test_globals.py
 suite "XPPAUT's rules for globals (jumps, carried across zero, gated, global 0)" $PY tests/xpp/test_event_rules.py

@@ -290,6 +290,31 @@ bool sum_as_loop(Checker *c, Node *n, const Ctx *ctx, double first, double last)
     return true;
 }
 
+/* sum(a,b)of(…) whose bounds are parameters (resolved already): a loop over
+ * each system's bounds, computed where the sum is (the parameters may change
+ * in events).  What its body reads through i' is checked as it runs
+ * (resolve_shift_loop). */
+void sum_as_dynamic_loop(Checker *c, Node *n, const Ctx *ctx)
+{
+    if (c->sums_written) {
+        error_at(n->loc, "a sum whose bounds are parameters is a loop over each system's bounds, and this model needs "
+                         "derivatives (a stiff method, lyapunov), which odegen takes of sums written out term by term: "
+                         "make the bounds numbers");
+        return;
+    }
+    if (ctx->func) {
+        error_at(n->loc, "a sum whose bounds are parameters is computed by a loop, which a function's body cannot "
+                         "hold: write the sum in a temporary and pass it");
+        return;
+    }
+    n->loop = true;
+    n->dynamic = true;
+    n->ix_base = n->ix_step = 0;   /* (not known: the bounds are n->args) */
+    Ctx inner = *ctx;
+    inner.sum_loop = n;
+    resolve_expr(c, n->lhs, &inner);
+}
+
 /* ------------------------------------------------------------------ shift with an offset of the loops */
 
 /* The values an offset may take over the loops (interval arithmetic on the
@@ -317,6 +342,7 @@ static bool offset_range(const Checker *c, const Node *n, const Ctx *ctx, Range 
         return true;
     }
     case N_SUMIX:
+        if (ctx->sum_loop->dynamic) return false;   /* (its bounds are parameters) */
         r->lo = (double)ctx->sum_loop->ix_base;
         r->hi = (double)ctx->sum_loop->ix_step;
         return true;
@@ -382,41 +408,10 @@ static bool shift_span(const Checker *c, const Symbol *base, long *lo, long *hi)
     }
 }
 
-/* shift(NAME, OFFSET) where the offset depends on [j] or i': an N_ELEM
- * whose offset is computed as the loops run.  False when the offset is a
- * constant (resolve.c's shift then names the element). */
-bool resolve_shift_loop(Checker *c, Node *n, Symbol *base, Node *offset, const Ctx *ctx)
+/* The call shift(base, offset) made an element read by index, base's storage
+ * index plus the offset computed as the model runs. */
+static void shift_element(Node *n, Symbol *base, Node *offset, const Ctx *ctx)
 {
-    if (!ctx->arr && !ctx->sum_loop) return false;
-    Ctx x = *ctx;
-    x.read = READ_CONST;
-    x.where = "shift's offset";
-    x.hint = "; an offset is made of numbers, [j] and i'";
-    int before = diag_error_count();
-    resolve_expr(c, offset, &x);
-    if (diag_error_count() != before) return true;
-    double k;
-    if (eval_const(c, offset, &k)) return false;
-    Range r;
-    long lo, hi;
-    if (!offset_range(c, offset, ctx, &r)) {
-        error_at(offset->loc, "shift's offset here must be made of numbers, [j], i', + - *, mod, flr, ceil, abs, "
-                              "min, max and if, so that where it reads is known before the model runs");
-        return true;
-    }
-    if (!shift_span(c, base, &lo, &hi)) {
-        error_at(n->loc, "shift(%s, …) moves among states, parameters, derived parameters or an array of "
-                         "temporaries; %s is %s", base->name, base->name, kind_phrase(base->kind));
-        return true;
-    }
-    double from = (double)storage_index(base) + trunc(r.lo), to = (double)storage_index(base) + trunc(r.hi);
-    if (from < (double)lo || to > (double)hi) {
-        error_at(n->loc, "shift(%s, …) may name something that is not %s: its offset ranges over %.0f … %.0f "
-                         "here, and %s has %ld before it and %ld after it (a periodic index: mod(…, n))",
-                 base->name, kind_phrase(base->kind), trunc(r.lo), trunc(r.hi), base->name,
-                 (long)storage_index(base) - lo, hi - (long)storage_index(base));
-        return true;
-    }
     n->kind = N_ELEM;
     n->sym = base;
     n->ix_base = storage_index(base);
@@ -427,5 +422,56 @@ bool resolve_shift_loop(Checker *c, Node *n, Symbol *base, Node *offset, const C
     n->more = NULL;
     n->lhs = offset;
     n->args = NULL;
+}
+
+/* shift(NAME, OFFSET) where the offset is not a constant: an N_ELEM whose
+ * offset is computed as the model runs.  Where the offset is made of [j], i'
+ * and constants, where it reads is proved here (offset_range); where it reads
+ * parameters, tables or the i' of a sum whose bounds are parameters, it is
+ * known only when a system is loaded, and the element is checked as it is
+ * read: beyond the names of its kind it is NaN (the system then ends with
+ * status nan; XPPAUT reads whatever variable is stored there).  False when
+ * the offset is a constant (resolve.c's shift then names the element). */
+bool resolve_shift_loop(Checker *c, Node *n, Symbol *base, Node *offset, const Ctx *ctx)
+{
+    Ctx x = *ctx;
+    x.read = READ_PARAMS;
+    x.where = "shift's offset";
+    x.hint = "; an offset is made of numbers, parameters, tables, [j] and i' (known when a system is loaded)";
+    int before = diag_error_count();
+    resolve_expr(c, offset, &x);
+    if (diag_error_count() != before) return true;
+    double k;
+    if (eval_const(c, offset, &k)) return false;
+    Range r;
+    long lo, hi;
+    if (!shift_span(c, base, &lo, &hi)) {
+        error_at(n->loc, "shift(%s, …) moves among states, parameters, derived parameters or an array of "
+                         "temporaries; %s is %s", base->name, base->name, kind_phrase(base->kind));
+        return true;
+    }
+    if (!offset_range(c, offset, ctx, &r)) {
+        if (c->sums_written) {
+            error_at(offset->loc, "shift's offset here is known only when a system is loaded (it reads parameters, "
+                                  "tables or the index of a sum whose bounds are parameters), and this model needs "
+                                  "derivatives (a stiff method, lyapunov), which odegen takes of names known when it "
+                                  "translates: make the offset a number");
+            return true;
+        }
+        shift_element(n, base, offset, ctx);
+        n->dynamic = true;   /* checked as it runs (emit_expr.c) */
+        n->span_lo = lo;
+        n->span_hi = hi;
+        return true;
+    }
+    double from = (double)storage_index(base) + trunc(r.lo), to = (double)storage_index(base) + trunc(r.hi);
+    if (from < (double)lo || to > (double)hi) {
+        error_at(n->loc, "shift(%s, …) may name something that is not %s: its offset ranges over %.0f … %.0f "
+                         "here, and %s has %ld before it and %ld after it (a periodic index: mod(…, n))",
+                 base->name, kind_phrase(base->kind), trunc(r.lo), trunc(r.hi), base->name,
+                 (long)storage_index(base) - lo, hi - (long)storage_index(base));
+        return true;
+    }
+    shift_element(n, base, offset, ctx);
     return true;
 }

@@ -152,6 +152,7 @@ void declare_array_lines(Checker *c, Node *d);
 bool resolve_array_syntax(Checker *c, Node *n, const Ctx *ctx);
 /* A sum of ARRAY_LOOP_MIN terms or more becomes a loop: true when it did. */
 bool sum_as_loop(Checker *c, Node *n, const Ctx *ctx, double first, double last);
+void sum_as_dynamic_loop(Checker *c, Node *n, const Ctx *ctx);
 /* shift(base, offset) with an offset of the loops' indices: true when it was one. */
 bool resolve_shift_loop(Checker *c, Node *n, Symbol *base, Node *offset, const Ctx *ctx);
 

@@ -96,8 +96,8 @@ Symbol *resolve_read_symbol(Checker *c, Symbol *s, Loc loc, const Ctx *ctx)
 
 /* XPPAUT's shift(NAME, N): the name declared N places after NAME.  odegen
  * moves within names of the same kind (states, parameters, …), in the order
- * of their declaration; N is a constant (i' inside a sum).  The call becomes
- * that name. */
+ * of their declaration.  A constant N: the call becomes that name; else an
+ * element read by index as the model runs (arrays.c, resolve_shift_loop). */
 static void resolve_shift(Checker *c, Node *n, const Ctx *ctx)
 {
     if (list_length(n->args) != 2 || n->args->kind != N_NAME) {
@@ -107,8 +107,12 @@ static void resolve_shift(Checker *c, Node *n, const Ctx *ctx)
     Node *base = n->args;
     Symbol *from = resolve_read(c, base->name, base->loc, ctx);
     if (from && resolve_shift_loop(c, n, from, base->next, ctx)) return;
-    double k;
-    if (!from || !const_value(c, base->next, "shift's offset", &k)) return;
+    double k;   /* (resolved, and a constant: resolve_shift_loop) */
+    if (!from || !eval_const(c, base->next, &k)) return;
+    if (!isfinite(k)) {
+        error_at(base->next->loc, "shift's offset is not a finite number");
+        return;
+    }
     if (!is_integer(k)) {
         error_at(base->next->loc, "shift's offset must be a whole number, not %g", k);
         return;
@@ -134,6 +138,28 @@ static void resolve_shift(Checker *c, Node *n, const Ctx *ctx)
     resolve_array_syntax(c, n, ctx);
 }
 
+/* A sum's bounds: numbers (true, with their values), or parameters, derived
+ * parameters and functions of these, known when a system is loaded: the sum
+ * is then a loop over the bounds of each system (false; arrays.c), as XPPAUT
+ * evaluates its bounds (parserslow2.c, SUMSYM: (int) of each, nothing where
+ * the first is above the last). */
+static bool sum_bounds(Checker *c, Node *n, const Ctx *ctx, double *first, double *last)
+{
+    int before = diag_error_count();
+    Ctx x = ctx_make(READ_PARAMS, "a sum's bounds",
+                     "; a sum's bounds are numbers, or parameters (known when a system is loaded)");
+    resolve_expr(c, n->args, &x);
+    resolve_expr(c, n->args->next, &x);
+    if (diag_error_count() != before) return false;
+    if (eval_const(c, n->args, first) && eval_const(c, n->args->next, last)) {
+        if (isfinite(*first) && isfinite(*last)) return true;
+        error_at(n->loc, "a sum's bounds are finite numbers: sum(%g,%g)", *first, *last);
+        return false;
+    }
+    sum_as_dynamic_loop(c, n, ctx);
+    return false;
+}
+
 /* sum(first,last)of(body): the terms body(i'=first) + … + body(i'=last),
  * built here (expand.c) and then resolved as any expression. */
 static void resolve_sum(Checker *c, Node *n, const Ctx *ctx)
@@ -148,9 +174,7 @@ static void resolve_sum(Checker *c, Node *n, const Ctx *ctx)
         return;
     }
     double first, last;
-    if (!const_value(c, n->args, "a sum's first index", &first) ||
-        !const_value(c, n->args->next, "a sum's last index", &last))
-        return;
+    if (!sum_bounds(c, n, ctx, &first, &last)) return;   /* (a loop with bounds of parameters: arrays.c) */
     if (!is_integer(first) || !is_integer(last)) {
         error_at(n->loc, "a sum's indices are whole numbers: sum(%g,%g)", first, last);
         return;

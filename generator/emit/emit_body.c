@@ -210,36 +210,68 @@ void emit_locals(Emitter *E, const Refs *r, const Refs *assigned, StateSource sr
 
 /* ------------------------------------------------------------------ sums as loops */
 
+/* The loop of sum k over i' = LO … HI (C text; COUNT: HI - LO + 1), each
+ * term added in increasing i'; a team's lanes each add their share in
+ * order, then all lanes' (ode_team_sum). */
+static void sum_loop(Emitter *E, const Node *n, int k, const char *pad, const char *lo, const char *hi,
+                     const char *count)
+{
+    const char *saved = E->pos;
+    if (E->team && !E->pos) {   /* a team's reduction: each lane's share in order, then all lanes' */
+        buf_printf(E->out, "%sODE_TEAM_FOR(ode_ii, %s) {\n%s    const int ode_i = %s + ode_ii;\n", pad, count, pad, lo);
+        to_user_line(E, n->loc.line);
+        buf_printf(E->out, "%s    ode_sum%d += ", pad, k);
+        emit_value(E, n->lhs, 0);
+        buf_puts(E->out, ";\n");
+        to_generated(E);
+        buf_printf(E->out, "%s}\n%sode_sum%d = ode_team_sum(ode_team, ode_sum%d);\n", pad, pad, k, k);
+    } else {
+        buf_printf(E->out, "%sfor (int ode_i = %s; ode_i <= %s; ode_i++)\n", pad, lo, hi);
+        to_user_line(E, n->loc.line);
+        buf_printf(E->out, "%s    ode_sum%d += ", pad, k);
+        emit_value(E, n->lhs, 0);
+        buf_puts(E->out, ";\n");
+        to_generated(E);
+    }
+    E->pos = saved;
+    emit_sum_loops_record(E, n, k);
+}
+
+/* sum(a,b)of(…) whose bounds are parameters: the loop over this system's
+ * bounds, (int) of each as XPPAUT takes them; nothing where a > b, NaN where
+ * a bound is not a number within ±10⁹. */
+static void dynamic_sum_loop(Emitter *E, const Node *n, const char *pad)
+{
+    const int k = E->sum_count++;
+    to_generated(E);
+    buf_printf(E->out, "%s/* sum(…)of(…) over this system's bounds  (%s:%d) */\n", pad, E->path_comment, n->loc.line);
+    buf_printf(E->out, "%sode_real ode_sum%d = %s;\n", pad, k, E->single ? "-0.0f" : "-0.0");
+    buf_printf(E->out, "%sconst ode_real ode_lo%d = ", pad, k);
+    emit_value(E, n->args, 0);
+    buf_printf(E->out, ", ode_hi%d = ", k);
+    emit_value(E, n->args->next, 0);
+    buf_printf(E->out, ";\n%sif (!(ode_fabs(ode_lo%d) <= ODE_R(1e9) && ode_fabs(ode_hi%d) <= ODE_R(1e9)))\n"
+                       "%s    ode_sum%d = (ode_real)NAN;\n%selse {\n", pad, k, k, pad, k, pad);
+    sum_loop(E, n, k, arena_printf("%s    ", pad), arena_printf("(int)ode_lo%d", k), arena_printf("(int)ode_hi%d", k),
+             arena_printf("(int)ode_hi%d - (int)ode_lo%d + 1", k, k));
+    buf_printf(E->out, "%s}\n", pad);
+}
+
 static void sum_loops(Emitter *E, const Node *n, const char *pad)
 {
     for (; n; n = n->kind == N_ELEM ? n->more : NULL) {
+        if (n->kind == N_SUM && n->loop && n->dynamic) {
+            dynamic_sum_loop(E, n, pad);
+            return;
+        }
         if (n->kind == N_SUM && n->loop) {
             const int k = E->sum_count++;
-            const long count = n->ix_step - n->ix_base + 1;
             to_generated(E);
             buf_printf(E->out, "%s/* sum(%ld,%ld)of(…)  (%s:%d) */\n", pad, n->ix_base, n->ix_step, E->path_comment,
                        n->loc.line);
             buf_printf(E->out, "%sode_real ode_sum%d = %s;\n", pad, k, E->single ? "-0.0f" : "-0.0");
-            const char *saved = E->pos;
-            if (E->team && !E->pos) {   /* a team's reduction: each lane's share in order, then all lanes' */
-                buf_printf(E->out, "%sODE_TEAM_FOR(ode_ii, %ld) {\n%s    const int ode_i = %ld + ode_ii;\n", pad, count,
-                           pad, n->ix_base);
-                to_user_line(E, n->loc.line);
-                buf_printf(E->out, "%s    ode_sum%d += ", pad, k);
-                emit_value(E, n->lhs, 0);
-                buf_puts(E->out, ";\n");
-                to_generated(E);
-                buf_printf(E->out, "%s}\n%sode_sum%d = ode_team_sum(ode_team, ode_sum%d);\n", pad, pad, k, k);
-            } else {
-                buf_printf(E->out, "%sfor (int ode_i = %ld; ode_i <= %ld; ode_i++)\n", pad, n->ix_base, n->ix_step);
-                to_user_line(E, n->loc.line);
-                buf_printf(E->out, "%s    ode_sum%d += ", pad, k);
-                emit_value(E, n->lhs, 0);
-                buf_puts(E->out, ";\n");
-                to_generated(E);
-            }
-            E->pos = saved;
-            emit_sum_loops_record(E, n, k);
+            sum_loop(E, n, k, pad, arena_printf("%ld", n->ix_base), arena_printf("%ld", n->ix_step),
+                     arena_printf("%ld", n->ix_step - n->ix_base + 1));
             return;   /* (no sum inside a sum: the checks say so) */
         }
         if (n->kind == N_ELEM && n->sym && n->sym->array && !n->scalar &&

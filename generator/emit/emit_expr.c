@@ -119,7 +119,7 @@ static void emit_index(Emitter *E, const Node *r)
         else buf_printf(o, "%ld * %s", step, E->pos);
     }
     if (r->lhs) {   /* shift's offset, truncated as XPPAUT does */
-        buf_puts(o, " + (int)(");
+        buf_puts(o, r->dynamic ? " + ode_index(" : " + (int)(");
         emit_value(E, r->lhs, 0);
         buf_puts(o, ")");
     }
@@ -159,6 +159,18 @@ static void emit_element_inline(Emitter *E, const Node *r)
 static void emit_run(Emitter *E, const Node *r)
 {
     Buf *o = E->out;
+    if (r->dynamic) {   /* an index known only as it runs: NaN beyond the names of its kind */
+        Node checked = *r;
+        checked.dynamic = false;
+        buf_puts(o, "(");
+        emit_index(E, r);
+        buf_printf(o, " >= %ld && ", r->span_lo);
+        emit_index(E, r);
+        buf_printf(o, " <= %ld ? ", r->span_hi);
+        emit_run(E, &checked);
+        buf_puts(o, " : (ode_real)NAN)");
+        return;
+    }
     if (r->scalar) {   /* a boundary of its own (x0=0): read by its name */
         Node v = *r;
         v.kind = N_NAME;

@@ -155,6 +155,11 @@ struct Node {
     /* arrays kept as loops: N_ELEM, N_POS (above); N_SUM: a loop */
     long ix_base, ix_step, ix_from, ix_to;
     bool loop, scalar;
+    /* N_SUM as a loop whose bounds (args) are computed per system (parameters);
+       N_ELEM whose index is checked as it runs (a shift's offset of parameters,
+       tables or such a sum's i'): within span_lo … span_hi, else NaN */
+    bool dynamic;
+    long span_lo, span_hi;
     Node *more;
     const ArrayLine *array;   /* D_ODE, D_TEMP, D_AUX kept as an array, or NULL */
     int site;            /* N_CALL of ran() or normal(): 1 + its index among the

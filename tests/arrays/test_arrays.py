@@ -244,7 +244,8 @@ def test_team_emulation():
     teams of 1 … 64 lanes emulated on the host (tests/team/emulate.c), in both
     orders: the bits of the per-thread functions for a team of one, the same
     bits in both orders (no missing barrier), rounding only otherwise."""
-    for name, text in (("emu_chain", CHAIN), ("emu_ring", RING), ("emu_special", SPECIAL_RING)):
+    sums = open(os.path.join(ROOT, "tests", "xpp", "sums", "sum_bounds_loop.ode")).read()   # (sums of parameters' bounds)
+    for name, text in (("emu_chain", CHAIN), ("emu_ring", RING), ("emu_special", SPECIAL_RING), ("emu_sums", sums)):
         path = write(name, with_mode(text, "loop"))
         p = odegen(path, "-o", name)
         ot.check(p.returncode == 0, p.stderr)

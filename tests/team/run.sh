@@ -78,6 +78,8 @@ generated() {
             "$B/$tag.gw.o" "$B/$tag.gt.o" -lpthread -o "$B/test_gen_$tag" &&
         run "$name: generated, teams against one thread" "$B/test_gen_$tag"
 }
+part generated && generated "sums whose bounds are parameters, shifts by parameters (RK4)" tests/xpp/sums/sum_bounds.ode \
+    '{8, 0, 1.0, 8.0, 2.0, 0, 1}' 'written_steps(0) > 10' --option layout=warp --option team=4
 part generated && generated "the relief valve (events with stop, an impact, hooks), RKCK45" models/valve.ode \
     '{4, 0, 1.0, 9.0, 1e10, 3, 2}' 'written_steps(0) > 100' --option layout=warp --option team=4
 part generated && generated "the Brusselator, 64 cells (Rodas5P, a band LU after renumbering)" tests/large/brusselator.ode \

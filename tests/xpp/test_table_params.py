@@ -36,18 +36,31 @@ def with_values(text, values):
     return text
 
 
-def case(name):
-    path = os.path.join(FILES, name)
+def built(path, prefix):
+    """(text, XPPAUT's options, column names, runner) of the file: its odegen
+    variant with one integration per XPPAUT output row (test_corpus.py)."""
     text = open(path).read()
     opt = tc.xpp_options(text)
     states, aux = tc.model_names(path)
-    names = ["t"] + states + aux
     window = opt["dt"] * opt["nout"]
-    nrows = tc.xpp_rows(opt)
-    runner = build("tables_" + re.sub(r"\W", "_", name[:-4]), tc.odegen_variant(text, states, aux, window, nrows),
-                   sanitize=False)
+    runner = build(prefix + re.sub(r"\W", "_", os.path.basename(path)[:-4]),
+                   tc.odegen_variant(text, states, aux, window, tc.xpp_rows(opt)), sanitize=False)
+    return text, opt, ["t"] + states + aux, runner
+
+
+def case(name):
+    path = os.path.join(FILES, name)
+    text, opt, names, runner = built(path, "tables_")
+    return "; ".join(compare_values(name, path, text, runner, names, opt, VALUES[name]))
+
+
+def compare_values(name, path, text, runner, names, opt, other_values):
+    """The file as written and with each of other_values ({parameter: value}):
+    XPPAUT with the values written into the file, against the runner with
+    them given by --set, and as system 1 of a scan (the same bits); the
+    comparisons' summaries."""
     out = []
-    for values in [{}] + VALUES[name]:
+    for values in [{}] + other_values:
         xpp = tc.run_xppaut(path, with_values(text, values))[0]["output"]
         sets = [a for k, v in values.items() for a in ("--set", "%s=%r" % (k, v))]
         r = run(runner, "--quiet", *sets)
@@ -61,7 +74,7 @@ def case(name):
             mine = s.matrix[s.matrix[:, 0] == 1][:, 2:]
             check(np.array_equal(mine, r.matrix[:, 2:]), "%s: system 1 of a scan of %s differs from --set %s"
                   % (name, k, values))
-    return "; ".join(out)
+    return out
 
 
 def main():
