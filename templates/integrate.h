@@ -30,6 +30,7 @@
 #include "map.h"
 #include "delay.h"
 #include "sde.h"
+#include "symplectic.h"
 #endif
 
 #if !ODE_DISCRETE   /* (a map's integration: map.h) */

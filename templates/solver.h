@@ -9,6 +9,7 @@
  *   rosenbrock.h the stiff methods' trial step (and Rodas5P's extension)
  *   event_rules.h what makes an event fire (shared with team_events.h)
  *   sde.h        a step with noise: its draws, the SDE methods' trial steps
+ *   symplectic.h XPPAUT's symplectic method (meth=ymp): its trial step
  *   events.h     event detection on the extension, location of crossings
  *   save.h       `save` samples from the extension
  *   tangent.h    tangent vectors, saltation, QR (`lyapunov`)
@@ -30,6 +31,7 @@
 #include "rosenbrock.h"
 #include "event_rules.h"
 #include "sde.h"
+#include "symplectic.h"
 #include "events.h"
 #include "save.h"
 #include "tangent.h"

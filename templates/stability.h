@@ -59,8 +59,10 @@
 #endif
 /* (Not with noise: the SDE methods fill no Runge-Kutta stages, and a noise
  * held over a step jumps between steps, which Euler's pair of steps would
- * read as a direction; docs/methods.md, "Not with noise".) */
-#define ODE_STAB (ODE_STABILITY_CHECK && !ODE_ADAPTIVE && !ODE_NOISE)
+ * read as a direction; docs/methods.md, "Not with noise".  Not with XPPAUT's
+ * symplectic method either: its stages are no Runge-Kutta stages, and its
+ * stability is not Euler's.) */
+#define ODE_STAB (ODE_STABILITY_CHECK && !ODE_ADAPTIVE && !ODE_NOISE && ODE_METHOD != ODE_METH_SYMPLECTIC)
 
 #if ODE_STAB
 

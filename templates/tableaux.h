@@ -53,6 +53,7 @@
 #define ODE_METH_DISCRETE 11    /* a map y(t+1) = f(t, y): map.h, no tableau */
 #define ODE_METH_MILSTEIN 12    /* SDE methods: sde.h (Euler's tableau for f(t, y)) */
 #define ODE_METH_WEAK2 13
+#define ODE_METH_SYMPLECTIC 14  /* XPPAUT's ymp: symplectic.h (Euler's tableau for the rest) */
 
 #ifndef ODE_METHOD
 #define ODE_METHOD ODE_METH_RK4
@@ -484,6 +485,9 @@
 #elif ODE_METHOD == ODE_METH_WEAK2
 #define ODE_TAB(x) ODE_EULER_##x
 #define ODE_METHOD_NAME "weak2"
+#elif ODE_METHOD == ODE_METH_SYMPLECTIC
+#define ODE_TAB(x) ODE_EULER_##x
+#define ODE_METHOD_NAME "ymp"
 #else
 #error "ODE_METHOD: no such method"
 #endif

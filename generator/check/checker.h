@@ -205,6 +205,8 @@ void check_scan(Checker *c, Node *d);
 void check_table(Checker *c, Node *d);
 void check_set(Checker *c, Node *d);
 void check_set_methods(Checker *c);
+/* symplectic.c: what meth=ymp asks of the model */
+void check_symplectic(Checker *c);
 void check_repeat(Checker *c, Node *d, bool *seen);
 void check_save(Checker *c, Node *d, bool *seen);
 

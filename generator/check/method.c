@@ -1,7 +1,8 @@
 /* method.c — the `meth` option's values.
  *
  * odegen's names (euler, modeuler, rk4, rkck45, dopri5, tsit5, dop853,
- * vern7; the stiff rodas5p and ros3p; discrete, for maps) come first.  Any other word is read as XPPAUT reads it: by its first
+ * vern7; the stiff rodas5p and ros3p; discrete, for maps; milstein and weak2
+ * for noise; ymp, XPPAUT's symplectic method, by its own name) come first.  Any other word is read as XPPAUT reads it: by its first
  * character alone (load_eqn.c: the key string "demragvbqsc582y" — discrete,
  * euler, modeuler, rungekutta, adams, gear, volterra, backeul, qualrk,
  * stiff, cvode, 5dp, 83dp, 2rb, ymp), so that `meth=Runge-Kutta`, `meth=q`
@@ -24,6 +25,7 @@ static const char *const names[] = {
     [METH_RKCK45] = "rkck45", [METH_DOPRI5] = "dopri5",     [METH_TSIT5] = "tsit5",
     [METH_DOP853] = "dop853", [METH_VERN7] = "vern7",       [METH_RODAS5P] = "rodas5p",
     [METH_ROS3P] = "ros3p",   [METH_DISCRETE] = "discrete", [METH_MILSTEIN] = "milstein", [METH_WEAK2] = "weak2",
+    [METH_SYMPLECTIC] = "ymp",
 };
 
 static const char *const descriptions[] = {
@@ -40,13 +42,14 @@ static const char *const descriptions[] = {
     [METH_DISCRETE] = "a map y(t+1) = f(t, y), iterated with t stepping by 1",
     [METH_MILSTEIN] = "Milstein's scheme (strong order 1) for commutative noise, fixed step",
     [METH_WEAK2] = "Kloeden-Platen's explicit weak order 2.0 scheme, fixed step",
+    [METH_SYMPLECTIC] = "XPPAUT's symplectic method: three stages on (position, velocity) pairs, fixed step",
 };
 
 const char *method_name(Method method) { return names[method]; }
 const char *method_description(Method method) { return descriptions[method]; }
 
-#define METHOD_LIST "euler, modeuler, rk4, rkck45, dopri5, tsit5, dop853, vern7, rodas5p, ros3p, discrete, milstein, weak2"
-#define LAST_METHOD METH_WEAK2
+#define METHOD_LIST "euler, modeuler, rk4, rkck45, dopri5, tsit5, dop853, vern7, rodas5p, ros3p, discrete, milstein, weak2, ymp"
+#define LAST_METHOD METH_SYMPLECTIC
 
 /* XPPAUT's methods by the first character of the value. */
 typedef enum Reading { RUNS_AS, UNSUPPORTED } Reading;
@@ -87,7 +90,7 @@ static const XppMethod xpp_methods[] = {
     {'2', "2rb", RUNS_AS, METH_RODAS5P,
      "XPPAUT's 2rb (a Rosenbrock 2(3)) runs as rodas5p, odegen's stiff Rosenbrock 5(4) on the exact Jacobian, "
      "with the same toler and atoler: results agree to the tolerances"},
-    {'y', "ymp", UNSUPPORTED, 0, "is a symplectic method for x''=f(x), not available"},
+    {'y', "ymp", RUNS_AS, METH_SYMPLECTIC, NULL},
 };
 
 /* Whether word starts with prefix, ignoring case. */
@@ -187,7 +190,7 @@ void check_method_option(Model *m, const Node *it)
 bool method_is_adaptive(Method method)
 {
     return method != METH_EULER && method != METH_MODEULER && method != METH_RK4 && method != METH_DISCRETE &&
-           method != METH_MILSTEIN && method != METH_WEAK2;
+           method != METH_MILSTEIN && method != METH_WEAK2 && method != METH_SYMPLECTIC;
 }
 
 bool method_is_rosenbrock(Method method) { return method == METH_RODAS5P || method == METH_ROS3P; }

@@ -224,7 +224,8 @@ typedef enum Method {
     METH_ROS3P = 10,     /* ROS3P, Rosenbrock 3(2), stiff */
     METH_DISCRETE = 11,  /* a map: y(t+1) = f(t, y), t steps by 1 (XPPAUT discrete; map.c, templates/map.h) */
     METH_MILSTEIN = 12,  /* Milstein's scheme for SDEs with commutative noise, fixed step */
-    METH_WEAK2 = 13      /* Kloeden-Platen's explicit weak order 2.0 scheme for SDEs, fixed step */
+    METH_WEAK2 = 13,     /* Kloeden-Platen's explicit weak order 2.0 scheme for SDEs, fixed step */
+    METH_SYMPLECTIC = 14 /* XPPAUT's symplectic ymp: three stages on (x, v) pairs, fixed step (symplectic.h) */
 } Method;
 
 /* Who integrates one system (templates/team.h's ODE_LAYOUT values). */

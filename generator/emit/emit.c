@@ -739,6 +739,7 @@ static void emit_source(Emitter *E)
     emit_sets(E);
     static const char *const solver[] = {"templates/dae.h",      "templates/tableaux.h", "templates/stepper.h",    "templates/stability.h",
                                          "templates/dense.h",    "templates/rosenbrock.h", "templates/sde.h",
+                                         "templates/symplectic.h",
                                          "templates/event_rules.h", "templates/events.h",
                                          "templates/save.h",     "templates/tangent.h",    "templates/period.h",
                                          "templates/firing.h",   "templates/attractor.h",  "templates/map.h",
@@ -749,6 +750,7 @@ static void emit_source(Emitter *E)
          * lack; a model in loop form has the team's own) */
         if ((!method_is_rosenbrock(m->method) || m->loop_form) && !strcmp(solver[i], "templates/rosenbrock.h")) continue;
         if (!model_has_noise(m) && !strcmp(solver[i], "templates/sde.h")) continue;
+        if (m->method != METH_SYMPLECTIC && !strcmp(solver[i], "templates/symplectic.h")) continue;
         if (!m->nlyap && !strcmp(solver[i], "templates/tangent.h")) continue;
         if (m->method != METH_DISCRETE && !strcmp(solver[i], "templates/map.h")) continue;
         if (!m->ndelay && !strcmp(solver[i], "templates/delay.h")) continue;

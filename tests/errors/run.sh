@@ -102,7 +102,7 @@ cli 2 "usage: odegen FILE.ode [-o DIR] [--precision double|float] [--option NAME
 cli 2 "odegen: error: --print takes 'jacobian', not 'hessian'" ok.ode --print hessian
 cli 2 "odegen: error: --print takes 'jacobian'" ok.ode --print
 # --option is not XPPAUT text: no first-letter reading of a method, no silently ignored name
-cli 1 "ok.ode: error: unknown method 'bogus': the methods are euler, modeuler, rk4, rkck45, dopri5, tsit5, dop853, vern7, rodas5p, ros3p, discrete, milstein, weak2 (or XPPAUT's names: rungekutta, qualrk, 5dp, 83dp, stiff, gear, cvode, …)" ok.ode --check --option meth=bogus
+cli 1 "ok.ode: error: unknown method 'bogus': the methods are euler, modeuler, rk4, rkck45, dopri5, tsit5, dop853, vern7, rodas5p, ros3p, discrete, milstein, weak2, ymp (or XPPAUT's names: rungekutta, qualrk, 5dp, 83dp, stiff, gear, cvode, …)" ok.ode --check --option meth=bogus
 cli 1 "ok.ode: error: unknown option 'zz'; odegen's options are meth, dt, t0, total, toler, atoler, dtmin, dtmax, bound, hgrow, hshrink, evsteps, evtol, evpoints, maxsteps, prec, delay, seed, noisesub, poimap, poivar, poipln, poisgn, poistop, newt_tol, newt_iter" ok.ode --check --option zz=1
 cli 1 "ok.ode: error: unknown option 'dtm'; odegen's options are meth, dt, t0, total, toler, atoler, dtmin, dtmax, bound, hgrow, hshrink, evsteps, evtol, evpoints, maxsteps, prec, delay, seed, noisesub, poimap, poivar, poipln, poisgn, poistop, newt_tol, newt_iter; did you mean 'dt'?" ok.ode --check --option dtm=0.1
 cli 0 "ok.ode: note: XPPAUT option 'xp' is ignored (it concerns XPPAUT's display or tools)" ok.ode --check --option xp=x

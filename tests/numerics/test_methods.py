@@ -762,10 +762,10 @@ def test_xppaut_modeuler():
 
 # ----------------------------------------------------------------------------- method names
 
-def generated_method(value):
+def generated_method(value, model="x'=-x\n"):
     """ODE_METHOD of the model with `@ meth=value`, and odegen's messages."""
     with tempfile.TemporaryDirectory() as tmp:
-        open(os.path.join(tmp, "m.ode"), "w").write("x'=-x\n@ meth=%s\ndone\n" % value)
+        open(os.path.join(tmp, "m.ode"), "w").write("%s@ meth=%s\ndone\n" % (model, value))
         p = subprocess.run([ODEGEN, "m.ode", "-o", "g"], cwd=tmp, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                            text=True)
         if p.returncode != 0:
@@ -779,7 +779,9 @@ def test_method_names():
     of "demragvbqsc582y"): XPPAUT's spellings quietly, other words of those
     letters with a note naming the reading; odegen's names quietly (the
     stiff rodas5p and ros3p too); XPPAUT's stiff methods as rodas5p with a
-    note; maps, Volterra and symplectic methods, and words XPPAUT would read
+    note; XPPAUT's symplectic method (y…) on a position-velocity pair as
+    itself, ymp, quietly, with a note for another word of its letter, and
+    refused on one state; maps, Volterra methods, and words XPPAUT would read
     as rungekutta that look like other methods, refused."""
     number = {m: i + 1 for i, m in enumerate(METHODS + ["rodas5p", "ros3p", "discrete"])}
     quiet = {"rk4": "rk4", "RungeKutta": "rk4", "runge-kutta": "rk4", "qualrk": "rkck45", "QualRK": "rkck45",
@@ -796,10 +798,15 @@ def test_method_names():
     for word, m in noted.items():
         got, err = generated_method(word)
         check(got == number[m] and "note:" in err, "meth=%s: method %s, messages %r" % (word, got, err))
-    for word in ("dop85", "volterra", "ymp", "rkqs", "rkck", "tsitouras", "rodas5", "rodas4", "rosenbrock",
-                 "ros23"):
+    for word in ("dop85", "volterra", "rkqs", "rkck", "tsitouras", "rodas5", "rodas4", "rosenbrock", "ros23"):
         got, err = generated_method(word)
         check(got is None and "error" in err, "meth=%s: accepted (%s)" % (word, err))
+    pair = "x'=v\nv'=-x\n"
+    for word, quietly in (("ymp", True), ("y", False), ("Ymp", True)):
+        got, err = generated_method(word, pair)
+        check(got == 14 and ("note" not in err) == quietly, "meth=%s: method %s, messages %r" % (word, got, err))
+    got, err = generated_method("ymp")
+    check(got is None and "two by two" in err, "meth=ymp on one state: %s" % err)
 
 
 # ----------------------------------------------------------------------------- single precision

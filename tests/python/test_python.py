@@ -333,8 +333,8 @@ def test_model_errors():
     expect(odegen.ModelError, "dt must be positive", lambda: load(os.path.join(MODELS, "duffing.ode"),
                                                                   options={"dt": -1}))
     # ('euler2' is XPPAUT's euler since XPPAUT's first-letter reading of methods)
-    expect(odegen.ModelError, "method 'ymp': XPPAUT reads it as ymp, which is a symplectic method",
-           lambda: load(os.path.join(MODELS, "duffing.ode"), method="ymp"))
+    expect(odegen.ModelError, "method 'volterra': XPPAUT reads it as volterra, which integrates Volterra",
+           lambda: load(os.path.join(MODELS, "duffing.ode"), method="volterra"))
     expect(ValueError, "precision must be 'double' or 'float'", lambda: load(path, precision="half"))
 
 

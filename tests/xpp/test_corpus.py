@@ -55,7 +55,7 @@ maxstor=5000 stored rows, nout=1.  The odegen variant of the file integrates
 one window per XPPAUT output row (as test_xpp.py does), for as many rows as
 XPPAUT stores.  Where XPPAUT stopped early (a column beyond bound, or
 storage full), the rows it wrote are compared, and the reason is checked on
-odegen's next row.  Fixed-step methods (rungekutta, euler, modeuler) are
+odegen's next row.  Fixed-step methods (rungekutta, euler, modeuler, ymp) are
 compared to XPPAUT's printed digits; adaptive and stiff ones to a tolerance
 made of the file's tol and atol, plus XPPAUT's own error estimated by its run
 with half the dt (its backward Euler is first order).  A file with `set NAME {…}` blocks is
@@ -109,7 +109,7 @@ XPP_KEYS += ["xp", "yp", "zp", "axes", "njmp", "nout", "nmesh", "meth", "vmaxpts
              "newt_tol", "newt_iter", "fold", "total", "dtmin", "dtmax", "dt", "t0", "trans", "bound", "atol",
              "tol", "delay"]
 METHOD_LETTERS = "demragvbqsc582y"     # XPPAUT's method index by the first letter of its name
-FIXED_STEP = {"e": "euler", "m": "modeuler", "r": "rungekutta"}
+FIXED_STEP = {"e": "euler", "m": "modeuler", "r": "rungekutta", "y": "ymp"}
 
 
 def xpp_key(name):
