@@ -58,7 +58,9 @@ static const struct {
     {"fftc", SPECIAL_FFTCON, 4, "fftcon(type, n, w, root)", NULL},
     {"mmul", SPECIAL_MMULT, 4, "mmult(n, m, w, root)", NULL},
     {"fmmul", SPECIAL_FMMULT, 6, "fmmult(n, m, w, root1, root2, f)", NULL},
-    {"gill", -1, 0, NULL, "Gillespie's algorithm (gill) is stochastic: odegen integrates deterministic ODEs"},
+    {"gill", -1, 0, NULL, "Gillespie's algorithm (gill) is stochastic and not available: the noise odegen "
+                          "integrates is Wiener processes, ran, normal and markov chains (docs/noise.md), not exact "
+                          "reaction times"},
     {"inter", -1, 0, NULL, "interp is not available: write the interpolation as an expression of the array"},
     {"finde", -1, 0, NULL, "findext is not available: keep the extremum in an accessory (on step { … })"},
     {"delm", -1, 0, NULL, "delmmult needs delays, which odegen does not have (a chain of ODEs approximates one)"},
