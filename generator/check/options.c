@@ -23,13 +23,18 @@ static bool option_number(const Node *it, double *v)
     return false;
 }
 
-static void set_positive(const Node *it, double *dst)
+/* Whether the option's value was taken. */
+static bool set_positive(const Node *it, double *dst)
 {
     double v;
-    if (!option_number(it, &v)) return;
+    if (!option_number(it, &v)) return false;
     if (!isfinite(v)) error_at(it->rhs->loc, "%s must be finite", it->name);
     else if (!(v > 0)) error_at(it->rhs->loc, "%s must be positive", it->name);
-    else *dst = v;
+    else {
+        *dst = v;
+        return true;
+    }
+    return false;
 }
 
 /* Whether an `@` option is one to act on; notes about the others (XPPAUT's
@@ -134,13 +139,24 @@ void check_option(Checker *c, Node *it, Loc *dtmin_loc, Loc *dtmax_loc, int prec
         }
     } else if (name_eq(k, "bound") || name_eq(k, "bounds")) {
         set_positive(it, &m->bound);
-    } else if (name_eq(k, "newt_tol")) {   /* the algebraic constraints' Newton (check/dae.c, templates/dae.h) */
-        set_positive(it, &m->newt_tol);
-    } else if (name_eq(k, "newt_iter")) {
-        if (option_number(it, &v)) {
+    } else if (name_eq(k, "newt_tol") || name_eq(k, "newt_iter")) {
+        /* the algebraic constraints' Newton (check/dae.c, templates/dae.h) */
+        bool taken = false;
+        if (name_eq(k, "newt_tol")) {
+            taken = set_positive(it, &m->newt_tol);
+        } else if (option_number(it, &v)) {
             if (!(v >= 1 && v <= 1e6) || !is_integer(v)) error_at(it->rhs->loc, "newt_iter must be a whole number from 1 to 1000000");
-            else m->newt_iter = (long)v;
+            else {
+                m->newt_iter = (long)v;
+                taken = true;
+            }
         }
+        /* XPPAUT 6.11's set_option clears another flag than the one set_all_vals reads, which then
+         * puts back the default (load_eqn.c: NEWT_TOL against EVEC_ERR, NEWT_ITER against EVEC_ITER) */
+        if (taken && !option_from_command_line(it) && m->nalg)
+            note_at(it->name_loc, "XPPAUT 6.11 drops %s given on an @ line and keeps its default (%s; a set {%s=…} "
+                                  "keeps it): odegen uses the file's value", k,
+                    name_eq(k, "newt_tol") ? "1e-3" : "100", k);
     } else if (name_eq(k, "evtol")) {
         set_positive(it, &m->evtol);
     } else if (name_eq(k, "arrays")) {   /* read by front/expand.c, which writes arrays out or keeps them */
