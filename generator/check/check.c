@@ -236,6 +236,7 @@ Model *check_program(const Program *prog, int precision)
     check_delays(c);
     check_dae(c);
     check_symplectic(c);
+    check_recursion(c);
     if (m->single && !diag_error_count()) check_single_precision(prog);
     return diag_error_count() ? NULL : m;
 }

@@ -182,6 +182,7 @@ bool eval_const(Checker *c, const Node *n, double *out);
 /* ---- order.c: dependency order, cycles, nesting depth */
 
 void topo_sort(Checker *c, Symbol **syms, int n, SymKind kind);
+void check_recursion(Checker *c);   /* order.c: a recursive function, called or not */
 void check_nesting(Checker *c);
 void note_forward_temps(Checker *c);
 

@@ -82,6 +82,8 @@ struct Symbol {
     /* topological order among temporaries / derived parameters */
     int order;
     int visiting;       /* cycle detection */
+    bool recursive;     /* SYM_FUNC: calls itself, directly or through others (order.c) */
+    bool called;        /* SYM_FUNC: called outside the functions' bodies (resolve.c) */
     /* arrays kept as loops: the array's own symbol (expr: its element at
        position p) and each element's (expr NULL; index: its storage index,
        ode_y for a state, the scratch for a temporary) point to the Array */

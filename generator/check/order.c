@@ -48,7 +48,7 @@ static Frame frame_for(Symbol *s, SymKind kind)
 }
 
 /* A cycle through s, the path being stack[0..top]: named from s around to s. */
-static void cycle_error(const Frame *stack, int top, const Symbol *s, SymKind kind)
+static void cycle_error(const Frame *stack, int top, const Symbol *s)
 {
     int start = top;
     while (start > 0 && stack[start].s != s) start--;
@@ -60,17 +60,20 @@ static void cycle_error(const Frame *stack, int top, const Symbol *s, SymKind ki
         }
         path = arena_printf("%s%s → ", path, stack[i].s->name);
     }
-    if (kind == SYM_FUNC)   /* XPPAUT's fact(x)=if(x<=0)then(1)else(x*fact(x-1)): its stack machine recurses */
-        error_at(s->loc, "'%s' calls itself: %s%s; XPPAUT evaluates a recursive function when it is called, odegen "
-                         "writes each function into the expressions that call it, so it cannot: write it without "
-                         "recursion (a product, a sum(…)of(…), a table), or remove it if nothing calls it",
-                 s->name, path, s->name);
-    else
-        error_at(s->loc, "'%s' depends on itself: %s%s", s->name, path, s->name);
+    error_at(s->loc, "'%s' depends on itself: %s%s", s->name, path, s->name);
+}
+
+/* The functions of a cycle of calls through s, the path being stack[0..top]. */
+static void mark_recursive(const Frame *stack, int top, Symbol *s)
+{
+    int start = top;
+    while (start > 0 && stack[start].s != s) start--;
+    for (int i = start; i <= top; i++) stack[i].s->recursive = true;
 }
 
 /* Sorts syms (all the symbols of `kind`) so that each comes after those it
- * uses; a cycle is an error (and the order is left as it was).  Depth-first,
+ * uses; a cycle is an error (and the order is left as it was); a cycle of
+ * functions marks them recursive (check_recursion decides).  Depth-first,
  * with an explicit stack: a chain of thousands of definitions is no deeper
  * for the C stack than one. */
 void topo_sort(Checker *c, Symbol **syms, int n, SymKind kind)
@@ -91,8 +94,11 @@ void topo_sort(Checker *c, Symbol **syms, int n, SymKind kind)
                 Symbol *d = f->deps[f->next++];
                 if (d->visiting == 2) continue;
                 if (d->visiting == 1) {
-                    cycle_error(stack, top, d, kind);
-                    d->visiting = 2;
+                    if (kind == SYM_FUNC)   /* a recursive function: an error where it is called (check_recursion) */
+                        mark_recursive(stack, top, d);
+                    else
+                        cycle_error(stack, top, d);
+                    d->visiting = kind == SYM_FUNC ? 1 : 2;   /* (a function: sorted as if the call were not there) */
                     continue;
                 }
                 if (top + 1 > n) continue;   /* not one of syms: cannot happen */
@@ -109,6 +115,48 @@ void topo_sort(Checker *c, Symbol **syms, int n, SymKind kind)
         }
     }
     if (nout == n) memcpy(syms, out, sizeof(Symbol *) * (size_t)n);
+}
+
+/* A recursive function (XPPAUT's fact(x)=if(x<=0)then(1)else(x*fact(x-1)),
+ * which its stack machine evaluates when called): an error where something
+ * calls it, as odegen writes each function into the expressions that call
+ * it.  One that nothing calls is never evaluated (XPPAUT's test.ode): it is
+ * left out, with the functions only such ones call, and a note says so. */
+void check_recursion(Checker *c)
+{
+    Model *m = c->m;
+    bool any = false;
+    for (int i = 0; i < m->nfunc; i++) any |= m->funcs[i]->recursive;
+    if (!any) return;
+    for (bool more = true; more;) {   /* called: from outside the bodies, or by a called function */
+        more = false;
+        for (int i = 0; i < m->nfunc; i++) {
+            Symbol *f = m->funcs[i];
+            if (!f->called) continue;
+            Symbol **deps = NULL;
+            int ndeps = 0;
+            deps_of(f->expr, SYM_FUNC, &deps, &ndeps);
+            for (int k = 0; k < ndeps; k++)
+                if (!deps[k]->called) deps[k]->called = more = true;
+        }
+    }
+    bool unused = false;
+    for (int i = 0; i < m->nfunc; i++) {
+        Symbol *f = m->funcs[i];
+        if (f->recursive && f->called)
+            error_at(f->loc, "'%s' calls itself; XPPAUT evaluates a recursive function when it is called, odegen "
+                             "writes each function into the expressions that call it, so it cannot: write it without "
+                             "recursion (a product, a sum(…)of(…), a table)", f->name);
+        else if (f->recursive) {
+            note_at(f->loc, "'%s' calls itself, and nothing calls it: it is never evaluated, and odegen leaves it out "
+                            "(XPPAUT evaluates a recursive function when it is called; odegen could not)", f->name);
+            unused = true;
+        }
+    }
+    int kept = 0;   /* (with an unused recursive one, every function nothing calls is left out: one may call it) */
+    for (int i = 0; i < m->nfunc; i++)
+        if (m->funcs[i]->called || !unused) m->funcs[kept++] = m->funcs[i];
+    m->nfunc = kept;
 }
 
 /* How deep the emitter's walks go (emit/emit_body.c refs_expr, deriv/time_trig.c): they

@@ -259,6 +259,7 @@ static void resolve_call(Checker *c, Node *n, const Ctx *ctx)
         } else
             check_implicit(s, n, ctx);
         n->sym = s;
+        if (!ctx->func) s->called = true;   /* (an unused recursive function is dropped: order.c) */
         return;
     }
 

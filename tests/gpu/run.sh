@@ -14,6 +14,9 @@
 #   7b. issue 20's third pass, GPU against CPU: Poincaré maps (@ poimap) over 4096
 #      systems, a table of parameters written out per system, options inside sets
 #      (tests/gpu/xpp_third_pass.py)
+#   7c. arret=EXPR over 4096 stop counts, sums whose bounds are parameters and shifts by
+#      parameters and tables (loop form and written out, NaN beyond the names), XPPAUT's
+#      symplectic method (tests/gpu/xpp_misc_agree.py)
 #   8. user names like every identifier of the generated code: the model of
 #      tests/names compiled by nvcc (its cc runs are part of make test)
 #   9. the models' derivatives on the GPU against the CPU (tests/deriv/gpu_agree.py)
@@ -71,6 +74,7 @@ step "Python package on the GPU (against the runner, bit for bit)" $PY tests/pyt
 step "the runner's streamed output on the GPU (chunks, scans made on the device, HDF5)" bash tests/gpu/output.sh
 step "XPPAUT's features, GPU and CPU" $PY tests/gpu/xpp_features.py
 step "XPPAUT's Poincaré maps, tables of parameters, options in sets: GPU against CPU" $PY tests/gpu/xpp_third_pass.py
+step "XPPAUT's arret=EXPR, sums and shifts of parameters, symplectic method: GPU against CPU" $PY tests/gpu/xpp_misc_agree.py
 step "clashing names, nvcc" env ODEGEN_BACKEND=cpu ODEGEN_JOBS=8 $PY tests/names/test_names.py --nvcc
 step "derivatives, GPU against CPU" $PY tests/deriv/gpu_agree.py
 step "the MPI runner on the GPUs (ranks x GPUs, checkpoints; MPI from .mpi/ where none is installed)" env ODEGEN_MPI_OPTIONAL=1 bash tests/gpu/mpi.sh
