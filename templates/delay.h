@@ -52,6 +52,9 @@
 #ifndef ODE_DELAY_BREAKS
 #define ODE_DELAY_BREAKS 1  /* 0: steps ignore the breaking points (for measuring what they are worth) */
 #endif
+#ifndef ODE_DELAY_SLOPE
+#define ODE_DELAY_SLOPE 1   /* 0: a stiff method's df/dt takes the past as constant (for measuring what its slope is worth) */
+#endif
 #ifndef ODE_DELAY_ITER
 #define ODE_DELAY_ITER 12   /* most passes of a step that reads its own extension */
 #endif
@@ -204,6 +207,76 @@ ODE_HD static ODE_INLINE ode_real ode_delay(const OdeSystem *s, int k, int site,
     }
     H->fail = ODE_HIST_LOST;
     return now;
+}
+
+/* d/dθ of ode_hist_poly (the same nested form, differentiated as it is
+ * evaluated). */
+ODE_HD static ODE_INLINE ode_real ode_hist_poly_slope(const ode_real *F, ode_real theta)
+{
+    const ode_real u = ODE_R(1.0) - theta;
+    ode_real acc = F[ODE_NF - 1] * ((ODE_NF - 1) % 2 ? u : theta);
+    ode_real dacc = (ODE_NF - 1) % 2 ? -F[ODE_NF - 1] : F[ODE_NF - 1];
+    ODE_UNROLL for (int m = ODE_NF - 2; m >= 0; m--) {
+        const ode_real w = m % 2 ? u : theta, dw = m % 2 ? ODE_R(-1.0) : ODE_R(1.0);
+        dacc = dacc * w + (F[m] + acc) * dw;
+        acc = (F[m] + acc) * w;
+    }
+    return dacc;
+}
+
+/* The slope d/dT of delayed state k's stored slot j at history time T. */
+ODE_HD static ODE_INLINE ode_real ode_hist_slot_slope(const OdeHist *H, int j, int k, ode_real T)
+{
+    const ode_real t = *ode_hist_at(H, j, 0), h = *ode_hist_at(H, j, 1);
+    ode_real F[ODE_NF];
+    const int base = 3 + k * (1 + ODE_NF);
+    ODE_UNROLL for (int m = 0; m < ODE_NF; m++) F[m] = *ode_hist_at(H, j, base + 1 + m);
+    return ode_hist_poly_slope(F, (T - t) / h) / h;
+}
+
+/* The slope x'(t - tau) of the past that ode_delay reads (a stiff method's
+ * derivatives of delay(x, tau): deriv/deriv.c), from the side after t - tau
+ * (the side a step that starts at t reads: at a breaking point the slope
+ * jumps).  Not called where tau <= 0 (delay(x, tau) is x itself there). */
+ODE_HD static ODE_INLINE ode_real ode_delay_slope(const OdeSystem *s, int k, int site, ode_real t, ode_real tau)
+{
+    OdeHist *H = s->hist;
+    if (!H || tau != tau) return (ode_real)NAN;
+    if (!(tau > ODE_R(0.0)) || !ODE_DELAY_SLOPE) return ODE_R(0.0);
+    if (tau > (ode_real)ODE_DELAY_MAX) {
+        H->fail = ODE_HIST_TOO_LONG;
+        return ODE_R(0.0);
+    }
+    const ode_real T = (t - tau) + H->offset;
+    if (T < H->t_hist) return ode_model_history_slope(s, k, T);
+    if (T >= H->t_end) {                   /* at or after the newest stored step's end */
+        if (T > H->t_end) H->ahead = 1;
+        if (H->cur && T > H->t_end) {
+            const OdeDense *D = H->cur;
+            const int y = ode_delay_state(k);
+            ode_real F[ODE_NF];
+            ODE_UNROLL for (int m = 0; m < ODE_NF; m++) F[m] = D->F[m][y];
+            return ode_hist_poly_slope(F, (T - (D->t + H->offset)) / D->h) / D->h;
+        }
+        if (H->count > 0) return ode_hist_slot_slope(H, H->head, k, T);
+        return ODE_R(0.0);                 /* (nothing stored yet: ode_delay reads the state at the start) */
+    }
+    const int oldest = (H->head - H->count + 1 + H->slots) % H->slots;
+    int j = H->cursor[site];
+    if (((j - oldest + H->slots) % H->slots) >= H->count) j = H->head;
+    for (int guard = 0; guard <= H->count; guard++) {
+        const ode_real ts = *ode_hist_at(H, j, 0), te = *ode_hist_at(H, j, 2);
+        if (T < ts) {
+            if (j == oldest) break;
+            j = j == 0 ? H->slots - 1 : j - 1;
+        } else if (T >= te && j != H->head) {   /* (on a slot's end: the next slot's slope) */
+            j = j == H->slots - 1 ? 0 : j + 1;
+        } else {
+            return ode_hist_slot_slope(H, j, k, T);
+        }
+    }
+    H->fail = ODE_HIST_LOST;
+    return ODE_R(0.0);
 }
 
 /* The accepted step [t, tend] (local times) with extension D: the newest slot. */

@@ -89,6 +89,8 @@ struct OdeSystem;
  * is x(t) (what tau <= 0 reads, as XPPAUT's delay). */
 ODE_HD static ODE_INLINE ode_real ode_delay(const struct OdeSystem *s, int k, int site, ode_real t, ode_real tau,
                                             ode_real now);
+/* Its slope x'(t - tau) (a stiff method's derivatives of delay(x, tau)). */
+ODE_HD static ODE_INLINE ode_real ode_delay_slope(const struct OdeSystem *s, int k, int site, ode_real t, ode_real tau);
 #endif
 
 /* XPPAUT's algebraic constraints (dae.h): the last ODE_NALG states are the

@@ -28,6 +28,7 @@ static bool of_parameters(const Checker *c, const Node *n)
     if (!n) return true;
     switch (n->kind) {
     case N_NUM: return true;
+    case N_POS: case N_ELEM: case N_SUMIX: return false;   /* (by element of an array kept as a loop) */
     case N_NAME:
         return n->sym && (n->sym->kind == SYM_NUMBER || n->sym->kind == SYM_PARAM || n->sym->kind == SYM_DERIVED ||
                           n->sym == c->sym_pi);
@@ -41,14 +42,49 @@ static bool of_parameters(const Checker *c, const Node *n)
     }
 }
 
+/* delay(x[j], TAU) in an array line kept as a loop (x the resolved N_ELEM):
+ * the elements it reads, one per position p, have consecutive delay slots,
+ * the first returned in *base (position p reads slot *base + p: emit_expr.c);
+ * where they have none yet, or not in this order (another loop, x[j+1],
+ * took some), they get a block of their own (a state may then be stored in
+ * two slots, each holding its past).  False after an error. */
+static bool delay_elements(Checker *c, Node *x, const Ctx *ctx, int *base)
+{
+    Model *m = c->m;
+    const long n = ctx->arr->line->n;
+    if (x->more || x->scalar || x->lhs || x->ix_from != 0 || x->ix_to != n - 1 || !x->sym ||
+        x->sym->kind != SYM_STATE) {
+        error_at(x->loc, "delay(…) in an array kept as a loop reads one array of states by its index (x[j], "
+                         "x[j+1]); this one names %s: write the arrays out (@ arrays=written)",
+                 x->sym && x->sym->kind != SYM_STATE ? kind_phrase(x->sym->kind) : "elements of more than one array");
+        return false;
+    }
+    Symbol **elems = arena_alloc(sizeof(Symbol *) * (size_t)n);
+    bool in_order = true;
+    for (long p = 0; p < n; p++) {
+        const long at = x->ix_base + x->ix_step * p;
+        elems[p] = at >= 0 && at < m->nstate ? m->states[at] : NULL;
+        if (!elems[p]) return false;   /* (resolved: cannot be) */
+        in_order &= elems[p]->delay_slot >= 0 && elems[p]->delay_slot == elems[0]->delay_slot + p;
+    }
+    if (!in_order)
+        for (long p = 0; p < n; p++) {
+            elems[p]->delay_slot = m->ndelay;
+            PUSH(m->delayed, m->ndelay, elems[p]);
+        }
+    *base = elems[0]->delay_slot;
+    return true;
+}
+
 /* delay(NAME, TAU): NAME a state, TAU resolved where the call is; the call
- * gets its site number and a third argument, the time it is evaluated at. */
+ * gets its site number and a third argument, the time it is evaluated at.
+ * In an array line kept as a loop NAME may be x[j…]: each position reads
+ * its element's past (delay_elements). */
 void resolve_delay(Checker *c, Node *n, const Ctx *ctx)
 {
     Model *m = c->m;
-    if (ctx->arr || ctx->sum_loop) {    /* (the loop's emitter has no delay: it crashed on xppaut/ode/junk.ode) */
-        error_at(n->name_loc, "delay(…) in %s kept as a loop is not supported yet: write it out (@ arrays=written)",
-                 ctx->arr ? "an array" : "a sum");
+    if (ctx->sum_loop) {
+        error_at(n->name_loc, "delay(…) in a sum kept as a loop is not supported yet: write it out (@ arrays=written)");
         return;
     }
     if (list_length(n->args) == 3 && n->args->next->next->sym == c->sym_t) return;   /* (resolved already) */
@@ -62,6 +98,23 @@ void resolve_delay(Checker *c, Node *n, const Ctx *ctx)
         return;
     }
     Node *x = n->args, *tau = x->next;
+    if (ctx->arr && x->kind == N_NAME && strchr(x->name, '[')) {   /* x[j]: one element a position */
+        int before = diag_error_count();
+        resolve_expr(c, x, ctx);
+        resolve_expr(c, tau, ctx);
+        int base;
+        if (diag_error_count() != before || x->kind != N_ELEM || !delay_elements(c, x, ctx, &base)) return;
+        n->ix_base = base;   /* (the call's first slot; x->sym's may move on: delay_elements) */
+        if (!m->ndelay_sites || (ctx->derivative && !c->delay_in_rhs)) m->delay_loc = n->loc;
+        if (ctx->derivative) c->delay_in_rhs = true;
+        n->num = m->ndelay_sites;
+        m->ndelay_sites += (int)ctx->arr->line->n;
+        Node *now = ast_name(n->loc, "t");
+        now->sym = c->sym_t;
+        tau->next = now;
+        if (of_parameters(c, tau)) PUSH(m->delay_const, m->ndelay_const, tau);
+        return;
+    }
     if (x->kind != N_NAME) {
         error_at(x->loc, "delay's first argument is the name of a state (XPPAUT delays states only)");
         return;
@@ -132,10 +185,6 @@ void check_delays(Checker *c)
     if (m->nlyap && c->delay_in_rhs)
         error_at(m->lyap_loc, "lyapunov with delays: a delay equation's state is its whole past (infinite-"
                               "dimensional), which odegen's tangent vectors of the states do not follow");
-    if ((m->method == METH_RODAS5P || m->method == METH_ROS3P) && c->delay_in_rhs)
-        error_at(m->delay_loc, "delay(…) with a stiff method (%s): their Jacobian would need the delayed terms; "
-                               "use an explicit method (rk4, dopri5, tsit5, dop853, …)",
-                 m->method == METH_RODAS5P ? "rodas5p" : "ros3p");
     if (m->method == METH_DISCRETE)
         error_at(m->delay_loc, "delay(…) in a map (meth=discrete): odegen keeps no past of a map's iterates; "
                                "carry the earlier values in states of their own");
@@ -144,9 +193,22 @@ void check_delays(Checker *c)
                                "the cubic Hermite one, less accurate than its steps and not under its error control; "
                                "use dopri5, tsit5 or dop853 (their own extensions), or a fixed-step method",
                  m->method == METH_RKCK45 ? "rkck45 (XPPAUT's qualrk)" : "vern7");
-    for (int k = 0; k < m->ndelay && !diag_error_count(); k++)
-        if (!m->delayed[k]->hist_expr)
+    /* The states without a history: a note each, or one for an array's many (kept as a loop, up to 10^5). */
+    int without = 0, first = -1;
+    for (int k = 0; k < m->ndelay; k++)
+        if (!m->delayed[k]->hist_expr && m->delayed[k]->delay_slot == k) {   /* (once a state: delay_elements) */
+            without++;
+            if (first < 0) first = k;
+        }
+    for (int k = 0; k < m->ndelay && !diag_error_count(); k++) {
+        if (m->delayed[k]->hist_expr || m->delayed[k]->delay_slot != k) continue;
+        if (without <= 3)
             note_at(m->delayed[k]->loc, "the history of '%s' before t0 is 0, as XPPAUT's: `init` gives only its "
                                         "value at t0; x(0)=EXPR (of t) gives the history",
                     m->delayed[k]->name);
+        else if (k == first)
+            note_at(m->delayed[k]->loc, "the history of '%s' and %d more delayed states before t0 is 0, as XPPAUT's: "
+                                        "`init` gives only their value at t0; x(0)=EXPR (of t) gives the history",
+                    m->delayed[k]->name, without - 1);
+    }
 }

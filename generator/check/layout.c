@@ -85,6 +85,12 @@ void choose_layout(Checker *c)
         error_at(at, "noise (wiener, ran, normal, markov) is drawn one system per thread: it needs @ layout=thread "
                      "(this model's layout is %s%s)",
                  m->layout == LAYOUT_WARP ? "warp" : "block", m->layout_from_rule ? ", by the rule for its size" : "");
+    /* The past of delay(…) lives in integrate.h's rings (delay.h), which the
+     * team integrator has not. */
+    if (m->loop_form && m->ndelay)
+        error_at(m->delay_loc, "delay(…) keeps each system's past one system per thread: it needs @ layout=thread "
+                               "(this model's layout is %s%s)",
+                 m->layout == LAYOUT_WARP ? "warp" : "block", m->layout_from_rule ? ", by the rule for its size" : "");
     /* XPPAUT's globals fire by firing.h's rules (carried across zero by other
      * events' statements, `global 0`), which the team integrator lacks. */
     for (int i = 0; m->loop_form && i < m->nevent; i++)

@@ -63,7 +63,8 @@ struct Symbol {
     Node *init_expr;    /* an initial value that is an expression of parameters
                            (`init y=a0`): computed per system when it is loaded;
                            value holds it at the default parameters */
-    int delay_slot;     /* its place among the delayed states (delay(x, tau)), or -1 */
+    int delay_slot;     /* its place among the delayed states (delay(x, tau)), or -1 (a state read in another
+                           order by a loop has a second place: check/delay.c) */
     Node *hist_expr;    /* x(0)=EXPR in a model with delays: its history, EXPR of t
                            (XPPAUT's initial function); NULL: 0 */
     bool value_known;   /* SYM_DERIVED: value holds it at the default parameters */

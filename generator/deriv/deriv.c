@@ -186,6 +186,23 @@ static XNode *binary_rule(XDeriv *d, XNode *n, XNode *da, XNode *db)
     }
 }
 
+/* delay(x, tau) = X(t - tau), X the past of x (a known function of time:
+ * the history, or the stored steps' extension); where tau <= 0 it is x
+ * itself.  So d/dv = X'(t - tau) (dt/dv - dtau/dv), or dx/dv: no derivative
+ * with respect to the current state through the past, whose values a stiff
+ * method takes as given (the method of steps; a delay shorter than the step
+ * is iterated instead, templates/integrate.h). */
+static XNode *delay_rule(XDeriv *d, XNode *n)
+{
+    XGraph *g = d->g;
+    XNode *dtau = xd(d, n->a), *dt = xd(d, n->b), *dnow = xd(d, n->c);
+    XNode *shift = xg_sub(g, dt, dtau);
+    XNode *past = xg_is_const(shift, 0)
+                      ? shift
+                      : xg_mul(g, xg_delay(g, X_DELAY_SLOPE, (int)n->value, n->k, n->a, n->b, NULL), shift);
+    return xg_select(g, xg_bin(g, X_GT, n->a, C(0)), past, dnow);
+}
+
 static XNode *rule(XDeriv *d, XNode *n)
 {
     XGraph *g = d->g;
@@ -196,6 +213,11 @@ static XNode *rule(XDeriv *d, XNode *n)
     if (n->op == X_TABLE_SLOPE && n->tab && n->tab->interp == TABLE_CUBIC && depends(d, n)) {
         stop(d, n, "the second derivative of a cubic table is not available");
         return g->nan;
+    }
+    if (n->op == X_DELAY) return delay_rule(d, n);
+    if (n->op == X_DELAY_SLOPE) {
+        if (depends(d, n)) stop(d, n, "the second derivative of a delayed value is not available");
+        return depends(d, n) ? g->nan : C(0);
     }
     if (piece == 2 && n->op != X_MOD) return C(0);   /* jumps: flat on either side (mod has a slope) */
     if (n->op == X_SELECT) return xg_select(g, n->a, xd(d, n->b), xd(d, n->c));

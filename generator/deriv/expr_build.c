@@ -216,6 +216,21 @@ static XNode *random_call(XBuilder *b, const Node *n)
     return xg_add(g, a, xg_mul(g, s, x));
 }
 
+/* delay(x, tau) with its time (check/delay.c): the past of x at t - tau, a
+ * function of time and tau only (the history a stiff method's Jacobian
+ * reads, Bellen and Zennaro's method of steps); x itself where tau <= 0. */
+static XNode *delay_call(XBuilder *b, const Node *n)
+{
+    const Node *x = n->args, *tau = x ? x->next : NULL, *now = tau ? tau->next : NULL;
+    if (now && x->kind == N_ELEM)
+        return fail(b, n->loc, "delay(…) of an array kept as a loop cannot be differentiated (write the arrays out: "
+                               "@ arrays=written)");
+    if (!now || !x->sym || x->sym->delay_slot < 0) return fail(b, n->loc, "internal: an unresolved delay(…)");
+    XNode *vt = xb_expr(b, tau), *vn = xb_expr(b, now), *vx = xb_expr(b, x);
+    b->g->at = n->loc;
+    return xg_delay(b->g, X_DELAY, x->sym->delay_slot, (int)n->num, vt, vn, vx);
+}
+
 /* ------------------------------------------------------------------ expressions */
 
 static XOp binary_op(NodeKind k)
@@ -261,6 +276,7 @@ static XNode *build(XBuilder *b, const Node *n)
         return xg_select(g, c, l, r);
     case N_CALL:
         if (!n->sym && n->site) return random_call(b, n);
+        if (!n->sym && name_eq(n->name, "delay")) return delay_call(b, n);
         if (!n->sym) return builtin_call(b, n);
         if (n->sym->kind == SYM_FUNC) return user_call(b, n);
         if (n->sym->kind == SYM_TABLE && n->args && !n->args->next) {   /* a lookup, its slope the derivative */

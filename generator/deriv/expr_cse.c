@@ -149,7 +149,8 @@ XCost cse_cost(const XCse *c)
         case X_POWI: cost.arith += powi_ops(n->k); break;
         case X_POW: case X_SIN: case X_COS: case X_TAN: case X_ASIN: case X_ACOS: case X_ATAN:
         case X_SINH: case X_COSH: case X_TANH: case X_EXP: case X_LOG: case X_LOG10: case X_SQRT:
-        case X_ERF: case X_ERFC: case X_ATAN2: case X_MOD: case X_TABLE: case X_TABLE_SLOPE:
+        case X_ERF: case X_ERFC: case X_ATAN2: case X_MOD: case X_TABLE: case X_TABLE_SLOPE: case X_DELAY:
+        case X_DELAY_SLOPE:
             cost.calls++;
             break;
         default: cost.arith++; break;

@@ -28,6 +28,7 @@ const XOpInfo xop_info[X_NOPS] = {
     [X_AND] = {"&", 2, NULL},        [X_OR] = {"|", 2, NULL},      [X_NOT] = {"not", 1, NULL},
     [X_SELECT] = {"if", 3, NULL},
     [X_TABLE] = {"table", 1, NULL},  [X_TABLE_SLOPE] = {"slope", 1, NULL},
+    [X_DELAY] = {"delay", 3, NULL},  [X_DELAY_SLOPE] = {"delay'", 2, NULL},
 };
 
 XOp xop_of_builtin(const char *name)
@@ -378,6 +379,11 @@ XNode *xg_table(XGraph *g, XOp op, const Table *t, int index, XNode *a)
     XNode *n = intern(g, op, a, NULL, NULL, index, 0, NULL);
     n->tab = t;
     return n;
+}
+
+XNode *xg_delay(XGraph *g, XOp op, int slot, int site, XNode *tau, XNode *t, XNode *now)
+{
+    return intern(g, op, tau, t, now, site, slot, NULL);
 }
 
 XNode *xg_select(XGraph *g, XNode *cond, XNode *a, XNode *b)

@@ -39,6 +39,11 @@ typedef enum XOp {
     X_SELECT,           /* a ≠ 0 ? b : c  (if(a)then(b)else(c) and if-statements) */
     /* a table lookup f(a) and the slope of its interpolant at a (tab, k: the table) */
     X_TABLE, X_TABLE_SLOPE,
+    /* delay(x, tau): x's past at t - tau, a known function of time (the
+     * history), or x itself where tau <= 0 (a: tau, b: t, c: x now); and the
+     * slope of that past at t - tau (a: tau, b: t).  k: the call's site,
+     * value: the delayed state's number (templates/delay.h) */
+    X_DELAY, X_DELAY_SLOPE,
     X_NOPS
 } XOp;
 
@@ -112,6 +117,8 @@ XNode *xg_powi(XGraph *g, XNode *a, int k);
 XNode *xg_select(XGraph *g, XNode *cond, XNode *a, XNode *b);
 /* op X_TABLE (the lookup) or X_TABLE_SLOPE (its slope) of table t, number index, at a. */
 XNode *xg_table(XGraph *g, XOp op, const Table *t, int index, XNode *a);
+/* op X_DELAY (now: x at t) or X_DELAY_SLOPE (now NULL) of delayed state slot, call site, at (tau, t). */
+XNode *xg_delay(XGraph *g, XOp op, int slot, int site, XNode *tau, XNode *t, XNode *now);
 
 /* Shorthands. */
 #define xg_add(g, a, b) xg_bin(g, X_ADD, a, b)

@@ -1,9 +1,11 @@
 /* emit_delay.c — what templates/delay.h needs of a model with delay(x, tau):
  * its constants, which state each delayed one is, the history before t0
- * (x(0)=EXPR of t), and the delays of parameters only (breaking points).
- * The calls themselves are written by emit_expr.c (ode_delay(…)).
+ * (x(0)=EXPR of t) and its slope (a stiff method's df/dt reads it), and the
+ * delays of parameters only (breaking points).  The calls themselves are
+ * written by emit_expr.c and emit_jacobian.c (ode_delay(…), ode_delay_slope(…)).
  */
 #include "base/arena.h"
+#include "deriv/history.h"
 #include "emit/emitter.h"
 
 void emit_delay_constants(Emitter *E)
@@ -53,6 +55,26 @@ void emit_delay_functions(Emitter *E)
         if (!s->hist_expr) continue;
         buf_printf(o, "    /* %s(0)=…  (%s:%d) */\n", s->name, E->path_comment, s->hist_expr->loc.line);
         emit_returned(E, s->hist_expr, arena_printf("    case %d: ", k));
+    }
+    buf_printf(o, "    default: return %s;\n    }\n}\n\n", c_literal(0.0, E->single));
+
+    buf_puts(o, "/* The slope d/dt of delayed state k's history before the start (deriv/history.c). */\n"
+                "ODE_HD static ODE_INLINE ode_real ode_model_history_slope(const OdeSystem *ode_s, int ode_k, ode_real t)\n"
+                "{\n    (void)ode_s;\n    (void)t;\n    switch (ode_k) {\n");
+    const HistorySlopes *hs = history_slopes(m);
+    for (int k = 0; k < m->ndelay; k++) {
+        const Symbol *s = m->delayed[k];
+        if (!s->hist_expr) continue;
+        if (!hs->slope[k]) {   /* (NaN: a stiff step that reads it fails with a status, never a wrong value) */
+            buf_printf(o, "    case %d: return (ode_real)NAN;   /* d/dt of %s(0)=… is not available: %s */\n", k, s->name,
+                       hs->fail[k]);
+            continue;
+        }
+        buf_printf(o, "    case %d: {   /* d/dt of %s(0)=…  (%s:%d) */\n        ode_real ode_r;\n", k, s->name,
+                   E->path_comment, s->hist_expr->loc.line);
+        GraphOut out = {"ode_r", hs->slope[k], NULL, s->hist_expr->loc.line, NULL};
+        emit_graph_outputs(E, hs->g, &out, 1, false, "        ");
+        buf_puts(o, "        return ode_r;\n    }\n");
     }
     buf_printf(o, "    default: return %s;\n    }\n}\n\n", c_literal(0.0, E->single));
 

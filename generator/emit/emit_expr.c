@@ -360,7 +360,11 @@ static void emit_call(Emitter *E, const Node *n)
     }
     if (name_eq(n->name, "delay")) {   /* delay(x, tau) with its time (check/delay.c): templates/delay.h */
         const Node *x = n->args, *tau = x->next, *now = tau->next;
-        buf_printf(E->out, "ode_delay(ode_s, %d, %d, ", x->sym->delay_slot, (int)n->num);
+        if (x->kind == N_ELEM)   /* x[j] in an array line kept as a loop: position p's element and site (check/delay.c) */
+            buf_printf(E->out, "ode_delay(ode_s, %ld + (%s), %d + (%s), ", n->ix_base, E->pos ? E->pos : "0",
+                       (int)n->num, E->pos ? E->pos : "0");
+        else
+            buf_printf(E->out, "ode_delay(ode_s, %d, %d, ", x->sym->delay_slot, (int)n->num);
         emit_value(E, now, 0);
         buf_puts(E->out, ", ");
         emit_value(E, tau, 0);

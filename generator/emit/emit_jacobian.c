@@ -149,6 +149,18 @@ static void call(Writer *w, const XNode *n)
         buf_puts(w->E->out, ")");
         return;
     }
+    if (n->op == X_DELAY || n->op == X_DELAY_SLOPE) {   /* templates/delay.h: the past, and its slope */
+        buf_printf(w->E->out, "ode_delay%s(ode_s, %d, %d, ", n->op == X_DELAY ? "" : "_slope", (int)n->value, n->k);
+        value(w, n->b, 0);
+        buf_puts(w->E->out, ", ");
+        value(w, n->a, 0);
+        if (n->c) {
+            buf_puts(w->E->out, ", ");
+            value(w, n->c, 0);
+        }
+        buf_puts(w->E->out, ")");
+        return;
+    }
     const Builtin *b = builtin_find(xop_info[n->op].builtin);
     buf_printf(w->E->out, "%s(", w->E->single ? b->c_float : b->c_double);
     value(w, n->a, 0);

@@ -169,6 +169,12 @@ static void expr(Printer *p, Buf *b, const XNode *n, int prec)
             close_paren(b, mine, prec);
             return;
         }
+        if (n->op == X_DELAY || n->op == X_DELAY_SLOPE) {   /* delay(x, tau), and delay'(x, tau): x's slope at t - tau */
+            buf_printf(b, "%s(%s, ", xop_info[n->op].name, p->J->m->delayed[(int)n->value]->name);
+            expr(p, b, n->a, 0);
+            buf_puts(b, ")");
+            return;
+        }
         if (n->op == X_TABLE || n->op == X_TABLE_SLOPE)   /* f(x), and f'(x) the slope of its segment */
             buf_printf(b, "%s%s(", n->tab->sym->name, n->op == X_TABLE ? "" : "'");
         else

@@ -360,7 +360,139 @@ def test_statuses():
           (list(r.status), list(r["x"])))
 
 
+# Stiff methods with delays (templates/delay.h, deriv/deriv.c): the Jacobian
+# is taken with respect to the current state only, the past X being a known
+# function of time (the method of steps); delay(x, tau) = X(t - tau) enters
+# df/dt through X's slope.  y' = -L y + c y(t-tau) + r(t) with r such that
+# y = sin(t) exactly (history sin(t) too): c y(t-tau) moves with t, so df/dt
+# needs the past's slope (without it, -DODE_DELAY_SLOPE=0, Rodas5P falls to
+# order ~2.5).
+STIFF_EXACT = """# y' = -L y + c y(t-tau) + r(t), exact y = sin(t) (history sin(t))
+par L=2, c=1, tau=1
+y'=-L*y+c*delay(y,tau)+cos(t)+L*sin(t)-c*sin(t-tau)
+y(0)=sin(t)
+@ delay=2, total=3, dt=0.01
+done
+"""
+STIFF_ORDER = {"rodas5p": 5, "ros3p": 3}
+
+
+def stiff_errors(meth, slope=True, steps=(0.2, 0.1, 0.05)):
+    runner = build("dde_stiff_exact_" + meth + ("" if slope else "_noslope"), STIFF_EXACT,
+                   flags=["--option", "meth=" + meth], sanitize=False,
+                   defines=FAST + (() if slope else ("-DODE_DELAY_SLOPE=0",)))
+    errs = []
+    for h in steps:
+        r = run(runner, "--quiet", "--set", "dt=%r" % h, "--set", "toler=1e9", "--set", "atoler=1e9",
+                "--set", "dtmax=%r" % h)
+        check(r.status[0] == "finished", "%s h=%g: %s" % (meth, h, r.status[0]))
+        errs.append(abs(r["y"][0] - math.sin(3.0)))
+    return errs, [math.log2(errs[k] / errs[k + 1]) for k in range(len(errs) - 1)]
+
+
+def test_stiff_exact():
+    """stiff methods with delays: y = sin(t) exact; Rodas5P's order 5, ROS3P's 3 (fixed steps); the past's slope in df/dt is what gives them; L=1000 adaptive"""
+    for meth, order in STIFF_ORDER.items():
+        errs, orders = stiff_errors(meth)
+        print("    %-8s y(3) errors %s, orders %s (expected %d)" %
+              (meth, " ".join("%.2e" % e for e in errs), " ".join("%.2f" % o for o in orders), order))
+        check(orders[-1] > order - 0.35, "%s: orders %s, errors %s" % (meth, orders, errs))
+    errs, orders = stiff_errors("rodas5p", slope=False)
+    print("    rodas5p without the past's slope in df/dt: errors %s, orders %s" %
+          (" ".join("%.2e" % e for e in errs), " ".join("%.2f" % o for o in orders)))
+    check(orders[-1] < 3.5, "without the slope: orders %s" % orders)
+    # stiff: L = 1000, c = 500 (|c| < L: stable), adaptive, against dopri5 at the same tolerance
+    # (ROS3P at 1e-7: at 1e-8 its 1600 steps within the delay outgrow the ring sized from dt, status history)
+    stiff = STIFF_EXACT.replace("par L=2, c=1", "par L=1000, c=500").replace("total=3", "total=5")
+    steps = {}
+    for meth, tol in (("rodas5p", 1e-8), ("ros3p", 1e-7), ("dopri5", 1e-8)):
+        r = run(build("dde_stiff_1000_" + meth, stiff, flags=["--option", "meth=" + meth], sanitize=False,
+                      defines=FAST), "--set", "toler=%r" % tol, "--set", "atoler=%r" % tol)
+        err = abs(r["y"][0] - math.sin(5.0))
+        steps[meth] = r.steps
+        print("    L=1000, c=500, %-8s toler %g: y(5) error %.2e, %s steps (%s)" % (meth, tol, err, r.steps, r.status[0]))
+        check(r.status[0] == "finished" and err < 1e-6, "%s: %s, error %g" % (meth, r.status[0], err))
+    check(steps["rodas5p"] * 10 < steps["dopri5"], "rodas5p %s steps, dopri5 %s" % (steps["rodas5p"], steps["dopri5"]))
+
+
+# Stiff-ish delayed models against independent references: a Mackey-Glass
+# feedback with a fast decay (gamma = 50) against the scipy method of steps;
+# tau = 0.03 shorter than the steps (the step iterates on its own extension);
+# a state-dependent delay (the Jacobian's -X'(t - tau) dtau/dy) against
+# odegen's explicit DOP853 at 1e-13.
+STIFF_REF = """# z: Mackey-Glass with a fast decay; w: tau < h; s: a state-dependent delay
+par beta=100, gamma=50, n=10, tau=2
+zd=delay(z,tau)
+z'=beta*zd/(1+zd^n)-gamma*z
+w'=-2*delay(w,0.03)+sin(t)
+s'=-30*s+20*delay(s,0.5+0.4*tanh(s))+sin(t)
+z(0)=0.5
+w(0)=1
+s(0)=1
+@ delay=3, total=10, dt=0.001
+repeat transient=0, record=3
+done
+"""
+
+
+def test_stiff_reference():
+    """stiff methods with delays against references: a fast Mackey-Glass (scipy method of steps), tau < h, a state-dependent delay (DOP853 at 1e-13)"""
+    times = [10.0, 20.0, 30.0]
+    with np.errstate(over="ignore"):   # (numpy's power: scipy's rejected trial steps may overflow)
+        refs = {"z": reference(lambda x, xd, t: 100 * xd / (1 + np.float64(xd) ** 10) - 50 * x, 2.0, lambda s: 0.5,
+                               times),
+                "w": reference(lambda x, xd, t: -2 * xd + math.sin(t), 0.03, lambda s: 1.0, times[:1])}
+    r = run(build("dde_stiff_ref_dop853", STIFF_REF, flags=["--option", "meth=dop853"], sanitize=False,
+                  defines=FAST), "--quiet", "--set", "toler=1e-13", "--set", "atoler=1e-13")
+    check(list(r.status) == ["finished"] * 3, "dop853: %s" % list(r.status))
+    refs["s"] = np.array(r["s"])
+    for meth, tol in (("rodas5p", 1e-10), ("ros3p", 1e-9)):
+        r = run(build("dde_stiff_ref_" + meth, STIFF_REF, flags=["--option", "meth=" + meth], sanitize=False,
+                      defines=FAST), "--quiet", "--set", "toler=%r" % tol, "--set", "atoler=%r" % tol)
+        check(list(r.status) == ["finished"] * 3, "%s: %s" % (meth, list(r.status)))
+        for name, label in (("z", "Mackey-Glass, gamma 50"), ("w", "tau 0.03 < h"), ("s", "state-dependent tau")):
+            got = np.array(r[name][:len(refs[name])])
+            err = float(np.max(np.abs(got - refs[name])))
+            print("    %-8s toler %g, %-22s largest difference %.2e" % (meth, tol, label, err))
+            check(err <= 1000 * tol, "%s %s: %s against %s" % (meth, label, list(got), list(refs[name])))
+
+
+# delay(x[j], tau) in an array kept as a loop (check/delay.c: each position
+# reads its element's past, consecutive delay slots; emit_expr.c): the same
+# model kept as a loop and written out, bit for bit.  Two delays an element
+# (one constant, with breaking points; one state-dependent), and a scalar
+# that reads one element's past declared before the array (its element then
+# has a second slot).  (A tau with [j] in it is a constant of each element
+# written out, with breaking points, but not in loop form: docs/delays.md.)
+ARRAY_DDE = """# a ring of 8 delayed units: two delays an element, one state-dependent; w reads v3's past
+par c=1.5, tau=1, k=0.3
+w'=-w+delay(v3,tau)
+v[0..7]'=-v[j]-c*delay(v[j],tau)+k*delay(v[j],2*tau+0.05*v[j]^2)+0.2*w
+v[0..7](0)=cos([j]*t)
+@ arrays=%s, delay=3, total=10, meth=%s, toler=1e-10, atoler=1e-10, dt=0.05
+done
+"""
+
+
+def test_arrays_loop():
+    """delay(v[j], tau) in an array kept as a loop: the same bits as the model written out (rk4, dopri5), c scanned"""
+    for meth in ("rk4", "dopri5"):
+        got = {}
+        for form in ("loop", "written"):
+            runner = build("dde_array_%s_%s" % (form, meth), ARRAY_DDE % (form, meth), sanitize=False, defines=FAST)
+            got[form] = run(runner, "--quiet", "--scan", "c=lin(0.5,2.5,5)", "--fields",
+                            "w," + ",".join("v%d" % j for j in range(8)))
+        loop, written = got["loop"], got["written"]
+        check(list(loop.status) == ["finished"] * 5 and list(written.status) == list(loop.status),
+              "%s: %s, %s" % (meth, list(loop.status), list(written.status)))
+        diff = float(np.max(np.abs(loop.matrix - written.matrix)))
+        print("    %-7s loop form against written out, 5 systems x 9 states: largest difference %.1e (v7 at c=2.5: %.15g)" %
+              (meth, diff, loop["v7"][-1]))
+        check(diff == 0.0, "%s: loop form and written out differ by %g" % (meth, diff))
+
+
 if __name__ == "__main__":
     sys.exit(main([("exact", test_exact), ("orders", test_orders), ("reference", test_reference),
                    ("events_save", test_events_save), ("xppaut", test_xppaut), ("statuses", test_statuses),
-                   ("history_jump", test_history_jump), ("aux_lost", test_aux_lost)]))
+                   ("history_jump", test_history_jump), ("aux_lost", test_aux_lost), ("stiff_exact", test_stiff_exact),
+                   ("stiff_reference", test_stiff_reference), ("arrays_loop", test_arrays_loop)]))

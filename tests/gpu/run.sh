@@ -40,8 +40,9 @@
 #      compiled by nvcc (tests/names/test_model_names.py --nvcc)
 #  15. arrays kept as loops (tests/arrays/test_arrays.py: loop form against written out to
 #      rounding, nvcc's time by size printed) and XPPAUT's specials (test_special.py) on the GPU
-#  16. delay(x, tau) on the GPU: exact solutions, orders, references, XPPAUT, statuses
-#      (tests/delay/test_delay.py)
+#  16. delay(x, tau) on the GPU: exact solutions, orders, references, XPPAUT, statuses, the
+#      stiff methods with delays, delays in arrays kept as loops (tests/delay/test_delay.py);
+#      the stiff methods with delays, GPU against CPU (tests/gpu/delay_agree.py)
 #  16b. algebraic constraints (solv, 0=) on the GPU: tests/dae (pendulum, Robertson, XPPAUT's
 #      DAE files, the fold's dae_failed), and the GPU against the CPU on the pendulum and the
 #      fold scanned (tests/gpu/dae_agree.py)
@@ -89,7 +90,8 @@ step "hostile file names: nvcc, the runner and Python on the GPU" $PY tests/name
 step "model names like CUDA's identifiers, nvcc" env ODEGEN_BACKEND=cpu ODEGEN_JOBS=8 $PY tests/names/test_model_names.py --nvcc
 step "arrays kept as loops on the GPU (loop form against written out; nvcc time by size)" $PY tests/arrays/test_arrays.py
 step "XPPAUT's network operators (special) on the GPU" $PY tests/arrays/test_special.py
-step "delays on the GPU (exact, orders, references, XPPAUT, statuses)" $PY tests/delay/test_delay.py
+step "delays on the GPU (exact, orders, references, XPPAUT, statuses, stiff, loops)" $PY tests/delay/test_delay.py
+step "delays with the stiff methods, GPU against CPU" $PY tests/gpu/delay_agree.py
 step "algebraic constraints on the GPU (pendulum, Robertson, XPPAUT's DAEs, failures)" $PY tests/dae/test_dae.py
 step "algebraic constraints: GPU against CPU (pendulum, the fold)" $PY tests/gpu/dae_agree.py
 step "teams of threads: every layout against one system per thread" bash tests/gpu/team.sh
