@@ -130,20 +130,28 @@ ODE_HD static ODE_INLINE int ode_step_control(ode_real ratio, ode_real hs, ode_r
 }
 #endif
 
-/* Before a step from t to t1 (`left` = t1 - t) of *hs: 0 when nothing is left
- * (the integration is finished); else 1, with a step within rounding of the
- * rest taking the rest (no sliver step: *hs = left, *last), and for a fixed
- * step (whole: not null) the whole steps of h that fit before t1 (less a
- * rounding margin) planned in *whole, so that t1 is looked at again only
- * after them.  Both integrators plan alike with it. */
-ODE_HD static ODE_INLINE int ode_plan_step(ode_real left, ode_real h, ode_real clip, ode_real *hs, int *last, int *whole)
+/* Before a step from t to t1 of *hs: 0 when nothing is left (the
+ * integration is finished); else 1, with a step within rounding of the rest
+ * taking the rest (no sliver step: *hs = t1 - t, *last), and for a fixed step
+ * (whole: not null) the whole steps of h that fit before t1 less the rounding
+ * margin planned in *whole, so that t1 is looked at again only after them.
+ * "Within rounding" is of the step (clip) and of t (ulps): a window's end made
+ * of other sums than the steps' (t1 = t1 + 0.001 against two steps of
+ * 0.0005) lies a few ulps of t past the last whole step, and a sliver of
+ * those ulps would be a step of its own (an extra slot in a delay's ring each
+ * time: issue 22, Sherman's vascular.ode ran out of its ring at t = 1.5).
+ * Both integrators plan alike with it. */
+ODE_HD static ODE_INLINE int ode_plan_step(ode_real t, ode_real t1, ode_real h, ode_real clip, ode_real *hs, int *last,
+                                           int *whole)
 {
+    const ode_real left = t1 - t;
     if (!(left > ODE_R(0.0))) return 0;
-    if (left <= *hs * clip) {          /* the last step ends exactly at t1 */
+    const ode_real ulps = ODE_R(64.0) * ODE_EPS * ode_fmax(ode_fabs(t), ode_fabs(t1));
+    if (left <= *hs * clip + ulps) {   /* the last step ends exactly at t1 */
         *hs = left;
         *last = 1;
     } else if (whole) {
-        const ode_real n = left / (h * clip);
+        const ode_real n = (left - ulps) / (h * clip);
         *whole = n < ODE_R(1.0e9) ? (int)n - 1 : 1000000000;
         if (*whole < 0) *whole = 0;
     }
@@ -367,7 +375,7 @@ ODE_HD static ODE_INLINE void ode_integrate_sampled(OdeSystem *s, const OdeOptio
         ode_real hs = h;
         int last = 0;
 #if ODE_ADAPTIVE
-        if (!ode_plan_step(t1 - s->t, h, clip, &hs, &last, 0)) {
+        if (!ode_plan_step(s->t, t1, h, clip, &hs, &last, 0)) {
             s->status = ODE_STATUS_FINISHED;
             break;
         }
@@ -423,7 +431,7 @@ ODE_HD static ODE_INLINE void ode_integrate_sampled(OdeSystem *s, const OdeOptio
 #endif
         if (whole > 0) {
             whole--;                       /* a planned whole step: no look at t1 */
-        } else if (!ode_plan_step(t1 - s->t, h, clip, &hs, &last, &whole)) {
+        } else if (!ode_plan_step(s->t, t1, h, clip, &hs, &last, &whole)) {
             s->status = ODE_STATUS_FINISHED;
             break;
         }

@@ -100,7 +100,7 @@ ODE_HD static ODE_INLINE void ode_team_integrate_sampled(OdeTeamCtx *c, const Od
         ode_real hs = h;
         int last = 0;
 #if ODE_ADAPTIVE
-        if (!ode_plan_step(t1 - t, h, clip, &hs, &last, 0)) {
+        if (!ode_plan_step(t, t1, h, clip, &hs, &last, 0)) {
             status = ODE_STATUS_FINISHED;
             break;
         }
@@ -132,7 +132,7 @@ ODE_HD static ODE_INLINE void ode_team_integrate_sampled(OdeTeamCtx *c, const Od
 #endif
         if (whole > 0) {
             whole--;
-        } else if (!ode_plan_step(t1 - t, h, clip, &hs, &last, &whole)) {
+        } else if (!ode_plan_step(t, t1, h, clip, &hs, &last, &whole)) {
             status = ODE_STATUS_FINISHED;
             break;
         }

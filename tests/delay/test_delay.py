@@ -26,6 +26,9 @@ solutions, an independent reference, and XPPAUT.
   that ends there within rounding of t (window ends that are sums of 0.05)
   reads the history at its last stage, not the initial value.
 - aux_lost: a recorded aux that reads a past the ring lost: `history`.
+- windows: 3000 windows of two steps whose ends are sums of the window (not
+  of the steps): no sliver step per window, so the default ring holds the
+  delay; the same as one run.
 
 Run: /usr/bin/python3 tests/delay/test_delay.py [name…]   (ODEGEN_BACKEND=gpu: on the GPU)
 """
@@ -491,8 +494,43 @@ def test_arrays_loop():
         check(diff == 0.0, "%s: loop form and written out differ by %g" % (meth, diff))
 
 
+# x'=-x(t-1) in windows of 0.001 (2 steps of 0.0005) whose ends are sums of
+# 0.001, as tests/xpp/test_real.py's comparisons and a user's
+# `on end { t0 = t1; t1 = t1 + W }` make them: t1 lies a few ulps of t past
+# the second step, which took a sliver step of its own in each such window
+# (an extra slot in the ring: the default ring ran out at t = 1, status
+# history; Sherman's vascular.ode at t = 1.5).
+WINDOWS = """# x'=-x(t-1) in windows of two steps whose ends are sums of 0.001
+x'=-delay(x,1)
+x(0)=1
+@ delay=1, dt=0.0005, total=0.001
+on end { t0 = t1; t1 = t1 + 0.001 }
+repeat transient=0, record=3000
+record t, x
+done
+"""
+
+
+def test_windows():
+    """windows of two steps whose ends are sums of the window (no sliver step per window): the default ring holds the delay, as one run over [0, 3]"""
+    runner = build("dde_windows", WINDOWS, sanitize=False, defines=FAST)
+    r = run(runner, "--quiet", "--recorded", "3000")
+    bad = [k for k, v in enumerate(r.status) if v != "finished"]
+    print("    3000 windows of 0.001: %d not finished%s; x(3) %.17g" %
+          (len(bad), " (first at t=%.6g: %s)" % (r["t"][bad[0]], r.status[bad[0]]) if bad else "", r["x"][-1]))
+    check(not bad, "window %d (t=%r) ended with %s: the ring ran out" % (bad[0] + 1, r["t"][bad[0]], r.status[bad[0]])
+          if bad else "")
+    once = run(runner, "--quiet", "--set", "total=%r" % r["t"][-1], "--recorded", "1")
+    print("    one run over [0, %.17g]: x %.17g (difference %.2g); exact x(3) = -1/6" %
+          (r["t"][-1], once["x"][0], abs(once["x"][0] - r["x"][-1])))
+    check(once.status[0] == "finished" and abs(once["x"][0] - r["x"][-1]) < 1e-12 and
+          abs(r["x"][-1] + 1 / 6) < 1e-10, "windows x(3) %r, once %r (%s), exact -1/6" %
+          (r["x"][-1], once["x"][0], once.status[0]))
+
+
 if __name__ == "__main__":
     sys.exit(main([("exact", test_exact), ("orders", test_orders), ("reference", test_reference),
                    ("events_save", test_events_save), ("xppaut", test_xppaut), ("statuses", test_statuses),
                    ("history_jump", test_history_jump), ("aux_lost", test_aux_lost), ("stiff_exact", test_stiff_exact),
-                   ("stiff_reference", test_stiff_reference), ("arrays_loop", test_arrays_loop)]))
+                   ("stiff_reference", test_stiff_reference), ("arrays_loop", test_arrays_loop),
+                   ("windows", test_windows)]))
