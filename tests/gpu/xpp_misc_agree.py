@@ -20,72 +20,49 @@ the CPU with XPPAUT):
 Run on the GPU machine: python3 tests/gpu/xpp_misc_agree.py (make test-gpu runs it).
 """
 import os
-import re
 import sys
 
-import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "lib"))
-from odegen_test import build, check, main, run_cpu_gpu  # noqa: E402
+from odegen_test import agree_cpu_gpu, build, check, main, run_cpu_gpu, with_lines  # noqa: E402
 
 XPP = os.path.join(HERE, "..", "xpp")
 
 
-def model(path, extra):
-    """The file with lines added before its done line."""
-    text = open(os.path.join(XPP, path)).read()
-    return re.sub(r"(?m)^done\s*$", extra + "\ndone", text, count=1)
-
-
-def compare(label, cpu, gpu, rel):
-    """The same statuses and NaNs; the finite values within rel of their column's scale."""
-    check(list(cpu.status) == list(gpu.status), "%s: statuses differ at rows %s" % (
-        label, np.nonzero(cpu.status != gpu.status)[0][:10]))
-    a, b = cpu.matrix, gpu.matrix
-    check(np.array_equal(np.isnan(a), np.isnan(b)), "%s: NaNs at different places" % label)
-    fin = np.isfinite(a) & np.isfinite(b)
-    scale = np.max(np.where(fin, np.abs(a), 0), axis=0) + 1e-300
-    worst = float(np.max(np.where(fin, np.abs(a - b), 0) / scale))
-    counts = {s: int(np.sum(cpu.status == s)) for s in sorted(set(cpu.status))}
-    print("    %-28s %s; %d NaN values; largest difference %.1e" % (label, counts, int(np.sum(np.isnan(a))), worst))
-    check(worst <= rel, "%s: GPU and CPU differ by %.2e (allowed %g)" % (label, worst, rel))
-    return counts
-
-
 def test_arret():
     """arret=EXPR: 4096 systems stopping at their own count, GPU against CPU"""
-    runner = build("gpu_arret_expression", model(os.path.join("corpus", "arret_expression.ode"),
+    runner = build("gpu_arret_expression", with_lines(os.path.join(XPP, "corpus", "arret_expression.ode"),
                                                  "scan nmax = lin(0.5, 6.5, 4096)\nrecord t, x, n, arret"),
                    backend="gpu")
     cpu, gpu = run_cpu_gpu(runner)
-    counts = compare("arret=(n>nmax)*y", cpu, gpu, 1e-12)
+    counts = agree_cpu_gpu("arret=(n>nmax)*y", cpu, gpu, 1e-12)
     check(counts.get("event", 0) > 0, "no system stopped: %s" % counts)
 
 
 def test_sums():
     """sums and shifts of parameters: loop form and written out, GPU against CPU"""
-    runner = build("gpu_sum_bounds_loop", model(os.path.join("sums", "sum_bounds_loop.ode"),
+    runner = build("gpu_sum_bounds_loop", with_lines(os.path.join(XPP, "sums", "sum_bounds_loop.ode"),
                                                 "scan n = lin(1, 79, 64)\nscan k = lin(0, 79, 64)\nrecord t, x0, x79, s, f"),
                    backend="gpu")
     cpu, gpu = run_cpu_gpu(runner)
-    compare("sum(k,n), shift(x0,k), nb([j])", cpu, gpu, 1e-9)
-    runner = build("gpu_sum_bounds", model(os.path.join("sums", "sum_bounds.ode"),
+    agree_cpu_gpu("sum(k,n), shift(x0,k), nb([j])", cpu, gpu, 1e-9)
+    runner = build("gpu_sum_bounds", with_lines(os.path.join(XPP, "sums", "sum_bounds.ode"),
                                            "scan n = list(0, 1, 2, 3, 4, 5, 6, 7, 8, 9)\nscan k = lin(-1, 8, 10)\n"
                                            "record t, x1, x8, s, sk, sh"),
                    backend="gpu")
     cpu, gpu = run_cpu_gpu(runner)
-    counts = compare("sum(1,n) written out", cpu, gpu, 1e-9)
+    counts = agree_cpu_gpu("sum(1,n) written out", cpu, gpu, 1e-9)
     check(counts.get("nan", 0) == 10, "n=9 reads beyond the states in 10 systems: %s" % counts)
 
 
 def test_symplectic():
     """XPPAUT's symplectic method: 4096 forcing amplitudes, GPU against CPU"""
-    runner = build("gpu_symplectic_pairs", model(os.path.join("corpus", "symplectic_pairs.ode"),
+    runner = build("gpu_symplectic_pairs", with_lines(os.path.join(XPP, "corpus", "symplectic_pairs.ode"),
                                                  "scan k = lin(0, 1, 4096)\nrecord t, th, w, x, v, energy"),
                    backend="gpu")
     cpu, gpu = run_cpu_gpu(runner)
-    compare("meth=ymp", cpu, gpu, 1e-9)
+    agree_cpu_gpu("meth=ymp", cpu, gpu, 1e-9)
 
 
 if __name__ == "__main__":

@@ -17,64 +17,47 @@ compares the CPU with XPPAUT).
 Run on the GPU machine: python3 tests/gpu/xpp_third_pass.py (make test-gpu runs it).
 """
 import os
-import re
 import sys
 
 import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "lib"))
-from odegen_test import build, check, main, run_cpu_gpu  # noqa: E402
+from odegen_test import agree_cpu_gpu, build, check, main, run_cpu_gpu, with_lines  # noqa: E402
 
 XPP = os.path.join(HERE, "..", "xpp")
-
-
-def model(path, extra):
-    """The file with lines added before its done line."""
-    text = open(os.path.join(XPP, path)).read()
-    return re.sub(r"(?m)^done\s*$", extra + "\ndone", text, count=1)
-
-
-def compare(label, cpu, gpu, rel):
-    check(list(cpu.status) == list(gpu.status), "%s: statuses differ at rows %s" % (
-        label, np.nonzero(cpu.status != gpu.status)[0][:10]))
-    scale = np.max(np.abs(cpu.matrix), axis=0) + 1e-300
-    worst = float(np.max(np.abs(cpu.matrix - gpu.matrix) / scale))
-    counts = {s: int(np.sum(cpu.status == s)) for s in sorted(set(cpu.status))}
-    print("    %-24s %s; largest difference %.1e" % (label, counts, worst))
-    check(worst <= rel, "%s: GPU and CPU differ by %.2e (allowed %g)" % (label, worst, rel))
 
 
 def test_poincare():
     """XPPAUT's Poincaré maps: the points of 4096 systems, GPU against CPU"""
     for name, scan in (("vdp_section.ode", "scan mu = lin(0.5, 2, 4096)"),
                        ("lorenz_max.ode", "scan r = lin(24, 32, 4096)")):
-        runner = build("gpu_poincare_" + name[:-4], model(os.path.join("poincare", name),
+        runner = build("gpu_poincare_" + name[:-4], with_lines(os.path.join(XPP, "poincare", name),
                                                             scan + "\nrepeat record=64"), backend="gpu")
         cpu, gpu = run_cpu_gpu(runner)
         check(np.sum(cpu.status == "event") > 4096, "%s: too few points (%s)" % (name, sorted(set(cpu.status))))
-        compare("poimap " + name, cpu, gpu, 1e-9)
+        agree_cpu_gpu("poimap " + name, cpu, gpu, 1e-9)
 
 
 def test_parameter_table():
     """a table of parameters written out per system: 4096 systems, GPU against CPU"""
     runner = build("gpu_table_of_parameters",
-                   model(os.path.join("tables", "table_of_parameters.ode"),
+                   with_lines(os.path.join(XPP, "tables", "table_of_parameters.ode"),
                          "scan a = lin(0.5, 2, 64)\nscan b = lin(-0.1, 0.35, 64)\nrecord t, x, y, z"),
                    backend="gpu")
     cpu, gpu = run_cpu_gpu(runner)
-    compare("table of a, b", cpu, gpu, 1e-12)
+    agree_cpu_gpu("table of a, b", cpu, gpu, 1e-12)
 
 
 def test_set_options():
     """options inside sets, given in order: GPU against CPU"""
-    runner = build("gpu_set_options", model(os.path.join("corpus", "set_options.ode"), "record t, v, w"),
+    runner = build("gpu_set_options", with_lines(os.path.join(XPP, "corpus", "set_options.ode"), "record t, v, w"),
                    backend="gpu")
     sets = ["long", "window", "hopf"]
     for k in range(len(sets)):
         args = [a for s in sets[:k + 1] for a in ("--set-name", s)]
         cpu, gpu = run_cpu_gpu(runner, *args)
-        compare("set " + sets[k], cpu, gpu, 1e-12)
+        agree_cpu_gpu("set " + sets[k], cpu, gpu, 1e-12)
         check(abs(cpu["t"][-1] - 30) < 1e-9, "set %s: the run ends at t=%g, not the set's total 30"
               % (sets[k], cpu["t"][-1]))
 

@@ -152,6 +152,29 @@ def run_cpu_gpu(runner, *args):
     return out
 
 
+def agree_cpu_gpu(label, cpu, gpu, rel):
+    """The CPU's and the GPU's Results of one scan (run_cpu_gpu): the same statuses
+    row for row and NaNs at the same places, the finite values within rel of their
+    column's largest; prints the statuses' counts and the largest difference, and
+    returns the counts."""
+    check(list(cpu.status) == list(gpu.status), "%s: statuses differ at rows %s" % (
+        label, np.nonzero(cpu.status != gpu.status)[0][:10]))
+    a, b = cpu.matrix, gpu.matrix
+    check(np.array_equal(np.isnan(a), np.isnan(b)), "%s: NaNs at different places" % label)
+    fin = np.isfinite(a) & np.isfinite(b)
+    scale = np.max(np.where(fin, np.abs(a), 0), axis=0) + 1e-300
+    worst = float(np.max(np.where(fin, np.abs(a - b), 0) / scale))
+    counts = {s: int(np.sum(cpu.status == s)) for s in sorted(set(cpu.status))}
+    print("    %-28s %s; %d NaN values; largest difference %.1e" % (label, counts, int(np.sum(np.isnan(a))), worst))
+    check(worst <= rel, "%s: GPU and CPU differ by %.2e (allowed %g)" % (label, worst, rel))
+    return counts
+
+
+def with_lines(path, extra):
+    """The text of the .ode file at path with lines added before its done line."""
+    return re.sub(r"(?m)^done\s*$", lambda m: extra + "\ndone", open(path).read(), count=1)
+
+
 def run_raw(runner, *args, env=None):
     e = dict(os.environ)
     if env:
