@@ -43,7 +43,7 @@ import threading
 import numpy as np
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "lib"))
-from odegen_test import BACKEND, build, check, main, run, run_raw  # noqa: E402
+from odegen_test import BACKEND, build, check, main, run, run_raw, with_lines  # noqa: E402
 from xppaut import run_xppaut  # noqa: E402
 
 # (rkck45 and vern7 are refused with delays: their extension is the cubic
@@ -423,19 +423,8 @@ def test_stiff_exact():
 # tau = 0.03 shorter than the steps (the step iterates on its own extension);
 # a state-dependent delay (the Jacobian's -X'(t - tau) dtau/dy) against
 # odegen's explicit DOP853 at 1e-13.
-STIFF_REF = """# z: Mackey-Glass with a fast decay; w: tau < h; s: a state-dependent delay
-par beta=100, gamma=50, n=10, tau=2
-zd=delay(z,tau)
-z'=beta*zd/(1+zd^n)-gamma*z
-w'=-2*delay(w,0.03)+sin(t)
-s'=-30*s+20*delay(s,0.5+0.4*tanh(s))+sin(t)
-z(0)=0.5
-w(0)=1
-s(0)=1
-@ delay=3, total=10, dt=0.001
-repeat transient=0, record=3
-done
-"""
+STIFF_REF = with_lines(os.path.join(os.path.dirname(os.path.abspath(__file__)), "stiff_references.ode"),
+                       "@ total=10, dt=0.001\nrepeat transient=0, record=3")
 
 
 def test_stiff_reference():
