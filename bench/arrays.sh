@@ -47,7 +47,7 @@ for half in 8 16 32 64 128 256 512 1024 2048; do
         steps=$(echo "$line" | sed -n 's/.* \([0-9]*\) steps.*/\1/p')
         rate=$(awk -v s="$steps" -v n=$((2 * half)) -v i="$integ" 'BEGIN { if (i > 0) printf "%.3g", s * n / i; else print "null" }')
         printf '{"case": "%s", "states": %d, "form": "%s", "translate_s": %.3f, "build_s": %.1f, "registers": "%s", "ptxas": "%s", "systems": %d, "steps": "%s", "integration_s": "%s", "state_steps_per_s": "%s", "runner": "%s"}\n' \
-            "$name" $((2 * half)) "$form" "$(echo "$t1 - $t0" | bc)" "$(echo "$t2 - $t1" | bc)" "$regs" "$props" \
+            "$name" $((2 * half)) "$form" "$(awk "BEGIN{print $t1 - $t0}")" "$(awk "BEGIN{print $t2 - $t1}")" "$regs" "$props" \
             "$SYSTEMS" "$steps" "$integ" "$rate" "$(echo "$line" | tr -d '"')" | tee -a "$RES"
     done
 done

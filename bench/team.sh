@@ -108,7 +108,7 @@ variant() {
     local layout team
     layout=$(grep -m1 -o '#define ODE_LAYOUT [0-9]' "$d/gen/$m.cu" | grep -o '[0-9]$')
     team=$(grep -m1 -o '#define ODE_TEAM_SIZE [0-9]*' "$d/gen/$m.cu" | grep -o '[0-9]*$')
-    $PY - "$name" "$d/ptxas.log" "$(echo "$t1 - $t0" | bc)" "$(echo "$t2 - $t1" | bc)" "${layout:-0}" "${team:-1}" \
+    $PY - "$name" "$d/ptxas.log" "$(awk "BEGIN{print $t1 - $t0}")" "$(awk "BEGIN{print $t2 - $t1}")" "${layout:-0}" "${team:-1}" \
         "$(grep -m1 -o '#define ODE_NSTATE [0-9]*' "$d/gen/$m.cu" | grep -o '[0-9]*$')" >"$d/build.json" <<'PYEOF'
 import json, re, sys
 name, log, tr, bu, layout, team, n = sys.argv[1:]
@@ -256,7 +256,7 @@ if part B; then
         for rep in 1 2 3; do
             ms=$( (cd "$d" && timeout 120 ./ring >/dev/null 2>&1; grep -o 'Total simulation time: [0-9.e+-]*' Results.txt | grep -o '[0-9.e+-]*$') )
             regs=$(grep -A2 "Compiling entry function" "$d/build.log" | grep -o 'Used [0-9]* registers' | head -1 | grep -o '[0-9]*')
-            echo "{\"mpgos\": \"$name\", \"seconds\": $(echo "${ms:-0} / 1000" | bc -l), \"registers\": ${regs:-0}}" >>"$RES"
+            echo "{\"mpgos\": \"$name\", \"seconds\": $(awk "BEGIN{print ${ms:-0} / 1000}"), \"registers\": ${regs:-0}}" >>"$RES"
         done
         log "MPGOS $name: $(tail -1 "$RES")"
     done
