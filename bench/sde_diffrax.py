@@ -56,6 +56,10 @@ def main():
             y0 = y0f(dtype)
             bm_shape = ()
 
+            # newer diffrax refuses UnsafeBrownianPath under its default (reverse-mode)
+            # adjoint: nothing is differentiated here, so forward mode where it exists
+            adjoint = {"adjoint": diffrax.ForwardMode()} if hasattr(diffrax, "ForwardMode") else {}
+
             def solve(key, drift=drift, diffusion=diffusion, y0=y0):
                 bm = diffrax.UnsafeBrownianPath(shape=bm_shape, key=key)
                 if y0.ndim == 0:
@@ -66,7 +70,7 @@ def main():
                 terms = diffrax.MultiTerm(diffrax.ODETerm(drift), control)
                 sol = diffrax.diffeqsolve(terms, diffrax.Euler(), t0, t1, dt, y0,
                                           stepsize_controller=diffrax.ConstantStepSize(),
-                                          saveat=diffrax.SaveAt(t1=True), max_steps=steps + 8)
+                                          saveat=diffrax.SaveAt(t1=True), max_steps=steps + 8, **adjoint)
                 return sol.ys[-1]
             keys = jax.random.split(jax.random.PRNGKey(1), n)
             f = jax.jit(jax.vmap(solve))

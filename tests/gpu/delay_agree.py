@@ -5,7 +5,9 @@ against the CPU, one nvcc-built runner run with --backend cpu and --backend gpu.
 1. y' = -L y + c y(t-tau) + r(t), exact y = sin(t), scanned over c in
    [-900, 900] (L = 1000) and tau in [0.5, 1.5]: Rodas5P and ROS3P, whose
    Jacobian reads the past's slope (templates/delay.h, ode_delay_slope);
-   statuses equal, y within 1e-9 of the CPU's and of sin(t) within 1e-6.
+   statuses equal, y within 1e-8 of the CPU's and of sin(t) (toler=1e-9:
+   each side's error is about the tolerance, 1.4e-9 on the CPU, and nvcc's FMAs
+   move the accepted steps, so the two differ by about the same: 2.0e-9 on an H100).
 2. tests/delay's stiff references side by side (a fast Mackey-Glass, tau <
    h, a state-dependent delay) scanned over the feedback beta: statuses
    equal, values within 1e-8 relative to each column's scale (the runs'
@@ -42,11 +44,11 @@ def test_stiff_exact():
     for meth in ("rodas5p", "ros3p"):
         runner = build("dde_gpu_stiff_exact_" + meth, EXACT % meth, backend="gpu")
         cpu, gpu = run_cpu_gpu(runner, "--fields", "c,tau,y")
-        agree_cpu_gpu("exact " + meth, cpu, gpu, 1e-9)
+        agree_cpu_gpu("exact " + meth, cpu, gpu, 1e-8)
         check(set(cpu.status) == {"finished"}, "%s: %s" % (meth, set(cpu.status)))
         err = float(np.max(np.abs(gpu["y"] - np.sin(5.0))))
         print("    %-22s GPU's largest error from sin(5): %.1e" % ("exact " + meth, err))
-        check(err < 1e-6, "%s: error %g" % (meth, err))
+        check(err < 1e-8, "%s: error %g" % (meth, err))
 
 
 def test_stiff_references():
