@@ -199,20 +199,19 @@ def main(tests):
     only = sys.argv[1:]
     chosen = [(n, f) for n, f in tests if not only or any(o in n for o in only)]
     jobs = int(os.environ.get("ODEGEN_JOBS", "1"))
-    if jobs > 1:
-        from concurrent.futures import ThreadPoolExecutor
-        with ThreadPoolExecutor(jobs) as pool:
-            results = list(pool.map(lambda t: _one(t[1]), chosen))
-    else:
-        results = []
-        for name, fn in chosen:
-            results.append(_one(fn))
-            _report(name, results[-1])
     failed = 0
-    for (name, _), res in zip(chosen, results):
-        if jobs > 1:
+    if jobs > 1:   # each line as its test ends (a run cut off by a time limit still shows what ended)
+        from concurrent.futures import ThreadPoolExecutor, as_completed
+        with ThreadPoolExecutor(jobs) as pool:
+            running = {pool.submit(_one, fn): name for name, fn in chosen}
+            for done in as_completed(running):
+                _report(running[done], done.result())
+                failed += done.result()[0] != "ok"
+    else:
+        for name, fn in chosen:
+            res = _one(fn)
             _report(name, res)
-        failed += res[0] != "ok"
+            failed += res[0] != "ok"
     print("%d failed" % failed if failed else "all passed")
     return 1 if failed else 0
 
