@@ -13,6 +13,18 @@
  * attractor near its lowest first quantity).  Nothing of the trajectory is
  * stored beyond period.h's ring.
  *
+ * A system still on a transient when recording starts (a long chaotic
+ * transient of Lorenz-84 that lands on its fixed point or cycle during the
+ * record) has no period over the whole record, yet has settled by its end;
+ * one still converging onto an orbit of period p when recording starts can
+ * have the whole record's period 2p (the comparisons at 2p begin p
+ * integrations later than those at p, when it has come closer).  Its
+ * fingerprint takes the period of the tail the ring still holds
+ * (ode_fp_tail_period) when that is shorter: period, canonical point and box
+ * are then those of the orbit it settled on (its last p points), λ1 none (the
+ * record's λ1 measured the approach), so that it joins the attractor it
+ * reached.  The `period` field keeps its meaning (the whole record's).
+ *
  * A system of period 1 that has come to rest at an equilibrium of the flow
  * (the right-hand side at its last state moves it less than the period's
  * tolerance over the integration) may have reached a saddle along its stable
@@ -141,6 +153,35 @@ ODE_HD static ODE_INLINE int ode_fp_unstable(const OdeSystem *s)
 #define ODE_FP_STABILITY 0
 #endif
 
+/* The period of the tail of system i's record after recorded integration rr:
+ * the smallest p for which each of the last c points the ring holds agrees
+ * with the point p integrations before it (ode_period_agree), with c = the
+ * ring's held points less half of them rounded down (at least half of them,
+ * and at least 2), p ≤ held − c — so each of the orbit's p points is
+ * confirmed at least once and the system has been on it for its last c + p
+ * recorded integrations; 0 when no p does (a system still unsettled, or
+ * chaotic).  Held = min(record, max): with the default ring, periods up to
+ * max/2 are found in the tail. */
+ODE_HD static ODE_INLINE int ode_fp_tail_period(const OdeArrays *a, int i, int rr)
+{
+    const size_t n = (size_t)a->n;
+    const int slots = a->ring_slots;
+    const int held = rr + 1 < slots ? rr + 1 : slots;
+    const int c = held - held / 2;
+    if (c < 2) return 0;
+    for (int p = 1; p <= held - c; p++) {
+        int agree = 1;
+        for (int j = 0; j < c && agree; j++) {
+            const size_t now = (size_t)((rr - j) % slots), then = (size_t)((rr - j - p) % slots);
+            ODE_UNROLL for (int k = 0; k < ODE_PERIOD_NQ; k++)
+                agree &= ode_period_agree(a->ring[(now * ODE_PERIOD_NQ + (size_t)k) * n + (size_t)i],
+                                          a->ring[(then * ODE_PERIOD_NQ + (size_t)k) * n + (size_t)i]);
+        }
+        if (agree) return p;
+    }
+    return 0;
+}
+
 /* After recorded integration rr (0 … record-1) of system i, once
  * ode_period_record has stored it in the ring: the box grows, and after the
  * last one the fingerprint is completed. */
@@ -165,20 +206,27 @@ ODE_HD static ODE_INLINE void ode_attractor_record(const OdeSystem *s, const Ode
     int end = (int)fp[(size_t)ODE_FP_END * n + (size_t)i];
     if (s->status == ODE_STATUS_BOUND) end = ODE_FP_ESCAPED;
     else if (ODE_STATUS_IS_STICKY(s->status)) end = ODE_FP_FAILED;
+    int period = s->period;   /* the whole record's, unless its tail has a shorter one: */
+    if (end == ODE_FP_SETTLED && period != 1) {
+        const int tail = ode_fp_tail_period(a, i, rr);
+        if (tail > 0 && (period == 0 || tail < period)) period = tail;
+    }
+    const int late = period != s->period;
 #if ODE_FP_STABILITY
-    if (end == ODE_FP_SETTLED && s->period == 1 && ode_fp_unstable(s)) end = ODE_FP_UNSTABLE;   /* at a saddle */
+    if (end == ODE_FP_SETTLED && period == 1 && ode_fp_unstable(s)) end = ODE_FP_UNSTABLE;   /* at a saddle */
 #endif
     fp[(size_t)ODE_FP_END * n + (size_t)i] = (ode_real)end;
-    fp[(size_t)ODE_FP_PERIOD * n + (size_t)i] = (ode_real)s->period;
+    fp[(size_t)ODE_FP_PERIOD * n + (size_t)i] = (ode_real)period;
 #if ODE_NLYAP > 0
-    fp[(size_t)ODE_FP_LAMBDA * n + (size_t)i] = ode_lyap_value(s, 0);
+    fp[(size_t)ODE_FP_LAMBDA * n + (size_t)i] = late ? (ode_real)NAN : ode_lyap_value(s, 0);   /* (late: the transient's) */
 #else
     fp[(size_t)ODE_FP_LAMBDA * n + (size_t)i] = (ode_real)NAN;
 #endif
-    /* The canonical point: the smallest of the last `period` points (or of the whole ring). */
+    /* The canonical point: the smallest of the last `period` points (or of the whole ring);
+     * settled late, the box too is that of the last `period` points, the orbit's. */
     const int slots = a->ring_slots;
     const int held = rr + 1 < slots ? rr + 1 : slots;
-    const int look = s->period > 0 && s->period <= held ? s->period : held;
+    const int look = period > 0 && period <= held ? period : held;
     size_t best = (size_t)(rr % slots);
     for (int j = 1; j < look; j++) {
         const size_t slot = (size_t)((rr - j) % slots);
@@ -186,6 +234,17 @@ ODE_HD static ODE_INLINE void ode_attractor_record(const OdeSystem *s, const Ode
     }
     ODE_UNROLL for (int k = 0; k < ODE_PERIOD_NQ; k++)
         fp[(size_t)(ODE_FP_POINT + k) * n + (size_t)i] = a->ring[(best * ODE_PERIOD_NQ + (size_t)k) * n + (size_t)i];
+    if (!late) return;
+    ODE_UNROLL for (int k = 0; k < ODE_PERIOD_NQ; k++) {
+        ode_real lo = a->ring[((size_t)(rr % slots) * ODE_PERIOD_NQ + (size_t)k) * n + (size_t)i], hi = lo;
+        for (int j = 1; j < look; j++) {
+            const ode_real v = a->ring[((size_t)((rr - j) % slots) * ODE_PERIOD_NQ + (size_t)k) * n + (size_t)i];
+            lo = v < lo ? v : lo;
+            hi = v > hi ? v : hi;
+        }
+        fp[(size_t)(ODE_FP_LO + k) * n + (size_t)i] = lo;
+        fp[(size_t)(ODE_FP_HI + k) * n + (size_t)i] = hi;
+    }
 }
 
 #else

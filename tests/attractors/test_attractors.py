@@ -373,7 +373,7 @@ def test_forced_duffing_periods():
             continue
         differ.append(s)
         _, one = run_table(runner, "forced_one", "--set", "toler=1e-12", "--set", "atoler=1e-12",
-                           "--scan", "y1=list(%r)" % y0[0], "--scan", "y2=list(%r)" % y0[1])
+                           "--scan", "y1=list(%s)" % repr(float(y0[0])), "--scan", "y2=list(%s)" % repr(float(y0[1])))
         q = [r for r in one if r["label"] == 1][0]
         tight = [l for l, a in att.items() if math.hypot(q["point_y1"] - a["point_y1"], q["point_y2"] - a["point_y2"]) < 1e-5]
         near = {scipy_label(att, [y0[0] + dx, y0[1] + dy], 1e-12)
@@ -387,14 +387,17 @@ def test_forced_duffing_periods():
 
 # ------------------------------------------------------------------ Lorenz-84: chaos and a limit cycle
 
-def lorenz84_brute_force(n, seed=84, F=6.886, G=1.347, a=0.255, b=4.0, dt=0.01, t_transient=400.0, t_window=200.0):
-    """n initial values drawn uniformly from [-1, 3] x [-2, 3] x [-2, 3], integrated by a
-    vectorised fixed-step RK4 of this script's own (numpy), classified by what the trajectory
-    does over the last t_window: at rest (x spans less than 1e-3) a fixed point; the lowest x
-    above -0.57 the limit cycle (its min x is -0.47), below it the chaotic attractor (about
-    -0.68): two clusters far apart."""
+def lorenz84_brute_force(n, seed=84, F=6.886, G=1.347, a=0.255, b=4.0, dt=0.01, t_transient=400.0, t_window=200.0,
+                         u0=None):
+    """n initial values drawn uniformly from [-1, 3] x [-2, 3] x [-2, 3] (or the columns of
+    u0, 3 x n), integrated by a vectorised fixed-step RK4 of this script's own (numpy),
+    classified by what the trajectory does over the last t_window: at rest (x spans less than
+    1e-3) a fixed point; the lowest x above -0.57 the limit cycle (its min x is -0.47), below
+    it the chaotic attractor (about -0.68): two clusters far apart.  With u0, the classes
+    themselves (arrays of booleans) too."""
     rng = np.random.default_rng(seed)
-    u = np.vstack([rng.uniform(-1, 3, n), rng.uniform(-2, 3, n), rng.uniform(-2, 3, n)])
+    u = np.vstack([rng.uniform(-1, 3, n), rng.uniform(-2, 3, n), rng.uniform(-2, 3, n)]) if u0 is None else u0
+    n = u.shape[1]
 
     def f(u):
         x, y, z = u
@@ -414,6 +417,8 @@ def lorenz84_brute_force(n, seed=84, F=6.886, G=1.347, a=0.255, b=4.0, dt=0.01, 
     rest = hi - lo < 1e-3
     cycle = ~rest & (lo > -0.57)
     chaos = ~rest & ~cycle
+    if u0 is not None:
+        return {"fixed": rest, "cycle": cycle, "chaos": chaos}
     return {"fixed": rest.mean(), "cycle": cycle.mean(), "chaos": chaos.mean(), "n": n}
 
 
@@ -455,6 +460,54 @@ def test_lorenz84_chaos_and_cycle():
         se = math.sqrt(e * e + g * (1 - g) / bf["n"])
         check(abs(f - g) <= 3 * se, "%s: the grid's fraction %.4f, the brute force's %.4f (3 s.e. = %.4f)" %
               (k, f, g, 3 * se))
+
+
+def test_lorenz84_settling_late():
+    """Systems still on their transient when recording starts, that settle onto the fixed
+    point or the cycle during the record (the GPU's 64^3 grid had ten such 1-5-system
+    "aperiodic" labels at the fixed point's point, the 251^3 bench 48 labels where there are
+    three): each joins the attractor it settles on.  models/lorenz84_basins.ode on a 12^3 grid
+    with a transient of 40 crossings instead of 100 (so that many systems settle late), with
+    a `period` line beside `attractor` (the same ring) to see them: systems whose whole-record
+    `period` is 0, or 8 on the cycle of period 4 (a system still converging when recording
+    starts fails p = 4 early, and p = 8, compared from 8 integrations on, passes).  Exactly
+    three attractors; every late system labelled as (1) the same grid with a transient of 300
+    labels it (the same integrations, continued: the first 140 crossings are bit for bit
+    the same) and (2) the test's own numpy RK4 classifies its last state (at rest: the fixed
+    point; the cycle; not chaos).  Before the tail rule (templates/attractor.h): 6 labels."""
+    text = open(os.path.join(os.path.dirname(__file__), "..", "..", "models", "lorenz84_basins.ode")).read()
+    text = text.replace("attractor of=x, y, tol=1e-5, max=16", "period of=x, y, tol=1e-5, max=16\nattractor")
+    text = text.replace("record attractor, lyap1", "record x, y, z, period, attractor")
+    check("period of=" in text and "record x, y, z" in text, "models/lorenz84_basins.ode changed: %s" % text)
+    runner = build("at_lorenz84_late", text, sanitize=False)
+    grid = ["--last", "--scan", "x=lin(-1,3,12)", "--scan", "y=lin(-2,3,12)", "--scan", "z=lin(-2,3,12)"]
+    res, t = run_table(runner, "late", "--transient", "40", *grid)
+    att = {int(r["label"]): r for r in t if r["label"] > 0 and r["systems"] > 0}
+    kinds = sorted((r["kind"], int(r["period"])) for r in att.values())
+    check(kinds == [("aperiodic", 0), ("fixed", 1), ("periodic", 4)], "three attractors expected: %s" % t)
+    lab = res["attractor"].astype(int)
+    check(all(l in att for l in lab), "labels outside the table: %s" % sorted(set(lab)))
+    label_period = np.array([att[l]["period"] for l in lab])
+    late = (res["period"] != label_period) & (label_period > 0)
+    print("    %d of %d systems settled late (period field %s)" %
+          (np.sum(late), len(lab), sorted(set(res["period"][late].astype(int)))))
+    check(np.sum(late) >= 3, "the grid should hold systems that settle during the record: %d" % np.sum(late))
+    settled, t2 = run_table(runner, "late300", "--transient", "300", *grid)
+    att2 = {int(r["label"]): r for r in t2 if r["label"] > 0 and r["systems"] > 0}
+
+    def same(a, b):   # the same attractor in the two tables: kind, period, canonical point
+        return a["kind"] == b["kind"] and a["period"] == b["period"] and (
+            a["kind"] == "aperiodic" or math.hypot(a["point_x"] - b["point_x"], a["point_y"] - b["point_y"]) < 1e-6)
+    lab2 = settled["attractor"].astype(int)
+    bad = [i for i in np.flatnonzero(late) if not (lab2[i] in att2 and same(att[lab[i]], att2[lab2[i]]))]
+    check(not bad, "late systems labelled otherwise than after a transient of 300: %s" %
+          [(i, att[lab[i]]["kind"], att2.get(lab2[i], {}).get("kind")) for i in bad])
+    u = np.vstack([res["x"][late], res["y"][late], res["z"][late]])
+    bf = lorenz84_brute_force(None, t_transient=50.0, t_window=100.0, u0=u)
+    want = np.where(bf["fixed"], "fixed", np.where(bf["cycle"], "periodic", "aperiodic"))
+    got = np.array([att[l]["kind"] for l in lab[late]])
+    check(np.array_equal(got, want), "late systems: labels %s, numpy RK4 from their last states %s" %
+          (list(got), list(want)))
 
 
 # ------------------------------------------------------------------ continuation
