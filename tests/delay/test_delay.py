@@ -509,7 +509,7 @@ def test_windows():
           (len(bad), " (first at t=%.6g: %s)" % (r["t"][bad[0]], r.status[bad[0]]) if bad else "", r["x"][-1]))
     check(not bad, "window %d (t=%r) ended with %s: the ring ran out" % (bad[0] + 1, r["t"][bad[0]], r.status[bad[0]])
           if bad else "")
-    once = run(runner, "--quiet", "--set", "total=%r" % r["t"][-1], "--recorded", "1")
+    once = run(runner, "--quiet", "--set", "total=%s" % repr(float(r["t"][-1])), "--recorded", "1")
     print("    one run over [0, %.17g]: x %.17g (difference %.2g); exact x(3) = -1/6" %
           (r["t"][-1], once["x"][0], abs(once["x"][0] - r["x"][-1])))
     check(once.status[0] == "finished" and abs(once["x"][0] - r["x"][-1]) < 1e-12 and
