@@ -9,9 +9,18 @@
 #      workspace in global memory, teams taking systems from the queue: the same
 #      bits everywhere; the GPU against the CPU path within 1e-9 (libm's cos
 #      against CUDA's, over a short window);
-#   2. the example ring (sums, events, hooks): the thread layout and the model
-#      written out, the same bits; a warp of 32 and a block of 32 (the same order
-#      of sums), the same bits; every layout against the CPU path within 1e-7;
+#   2. the example ring (sums, events, hooks): over t = 20 per integration, the
+#      thread layout and the model written out, the same bits; a warp of 32 and a
+#      block of 32 (the same order of sums), the same bits; over a SHORT window
+#      (SHORTX: 0.5 per integration) every layout against the CPU path within
+#      1e-9.  Why short: the ring is chaotic, and CUDA's cos (within 2 ulps)
+#      against glibc's (correctly rounded) is all that differs (-fmad=false):
+#      measured on the CPU (tests/team/run.sh, part window: cos off by 1 or 2
+#      ulps), over 0.5 the results move by <= 8.4e-12 and no count of steps or
+#      evaluations changes; over 1.25-1.5 evaluation counts of the fastest systems
+#      (x(0) ~ 25) start to differ; over 20 the values differ by 1e-3 (the first
+#      GPU run: 9.3e-4 written out, 2.6e-3 in teams, one step more on the CPU).
+#      -mfma -ffp-contract=fast on the CPU moves them as much (1.1e-9 over 1.0).
 #   3. the ring of 128 Duffing units (256 states): blocks of 128 and 256, a warp
 #      of 32 (workspace in global memory when it does not fit): the same bits; the
 #      CPU path within 1e-9.
@@ -86,15 +95,21 @@ run ring14_block32 r14s_gpu $SHORT14
 same r14s_gpu r14s_ref
 same r14s_gpu r14s_cpu 1e-9
 
-echo "== 2. the example ring (sums): the thread layout as written out; the same team size alike; the CPU path"
+echo "== 2. the example ring (sums): the thread layout as written out; the same team size alike; the CPU path over a short window"
 SCANX="512 2 0.0 0.2 20.0 1 2"
 run ex_thread_written ex_ref $SCANX
 run ex_thread ex_thread $SCANX
 same ex_thread ex_ref
 for v in ex_warp8 ex_warp32 ex_block32 ex_block64; do run $v ex_$v $SCANX; done
 same ex_ex_warp32 ex_ex_block32
-run ex_thread ex_cpu $SCANX --cpu
-for v in ex_ref ex_ex_warp8 ex_ex_warp32 ex_ex_block64; do same $v ex_cpu 1e-7; done
+SHORTX="512 2 0.0 0.2 0.5 1 2"      # tests/team/run.sh's WINDOW_TOTAL
+run ex_thread exs_cpu $SHORTX --cpu
+run ex_thread_written exs_ref $SHORTX
+same exs_ref exs_cpu 1e-9
+for v in ex_thread ex_warp8 ex_warp32 ex_block32 ex_block64; do
+    run $v exs_$v $SHORTX
+    same exs_$v exs_cpu 1e-9
+done
 
 echo "== 3. the ring of 128 Duffing units (256 states): blocks and a warp alike; the CPU path"
 SCAN128="264 3 0.0005 0.02 20.0 0 1"

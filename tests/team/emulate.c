@@ -11,12 +11,16 @@
  * A lane is entered the first time by swapcontext (which gives it its own
  * stack) and afterwards by _longjmp, which unlike swapcontext saves no
  * signal mask (no system call per switch: a test switches millions of
- * times).  (Built without _FORTIFY_SOURCE, whose longjmp refuses to jump to
- * another stack.)
+ * times).  With _FORTIFY_SOURCE (Ubuntu's compilers define it by default),
+ * glibc's setjmp.h renames every longjmp to __longjmp_chk, which aborts
+ * ("longjmp causes uninitialized stack frame") when the jump goes to another
+ * stack, as a switch of lanes does; and an #undef here comes too late when
+ * the file that includes this one has included a glibc header first.  So the
+ * jump is glibc's own _longjmp symbol, named by an asm label (emu_jump):
+ * unaffected by _FORTIFY_SOURCE, under gcc and clang alike.
  */
 #define _XOPEN_SOURCE 700
 #define _DEFAULT_SOURCE 1
-#undef _FORTIFY_SOURCE
 #include <setjmp.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,6 +28,9 @@
 #include <ucontext.h>
 
 #include "emulate.h"
+
+/* _longjmp itself, not the fortified __longjmp_chk (see above) */
+extern void emu_jump(struct __jmp_buf_tag env[1], int value) __asm__("_longjmp") __attribute__((noreturn));
 
 #define EMU_STACK (512 * 1024)
 
@@ -55,16 +62,16 @@ static void lane_main(int lane)
     team.emu = emu;
     emu->fn(team, emu->arg);
     emu->site[lane] = -1;
-    _longjmp(emu->sched, 1);
+    emu_jump(emu->sched, 1);
 }
 
 void ode_team_emu_sync(OdeTeamEmu *emu, int lane, int site)
 {
     emu->site[lane] = site;
-    if (!_setjmp(emu->lane[lane])) _longjmp(emu->sched, 1);
+    if (!_setjmp(emu->lane[lane])) emu_jump(emu->sched, 1);
     if (emu->failed) {   /* the run was abandoned: unwind no further work */
         emu->site[lane] = -1;
-        _longjmp(emu->sched, 1);
+        emu_jump(emu->sched, 1);
     }
 }
 
@@ -76,7 +83,7 @@ static void emu_resume(OdeTeamEmu *emu, int l)
         emu->started[l] = 1;
         swapcontext(&emu->main, &emu->ctx[l]);
     } else {
-        _longjmp(emu->lane[l], 1);
+        emu_jump(emu->lane[l], 1);
     }
 }
 

@@ -8,14 +8,20 @@
 #      loop form against written out, the CPU path and emulated teams of 1, 2, 4,
 #      32 and 64 lanes: a model with sums (the example ring: the same bits for a
 #      team of one, within 1e-7 otherwise), and MPGOS's ring of Duffing units
-#      (no sums: the same bits for every team).
+#      (no sums: the same bits for every team);
+#   3. the window of tests/gpu/team.sh part 2's CPU comparison: the example ring
+#      with cos off by 1 or 2 ulps (cos_ulps.h, three hashes: CUDA's cos against
+#      glibc's) agrees with itself within 1e-9 over WINDOW_TOTAL per integration;
+#      over the long window (total 20) the same difference is printed (it is
+#      amplified to ~1e-3: a chaotic ring, not a fault).
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 B=${ODE_BUILD:-build/team-tests}
 CC=${CC:-gcc}
 mkdir -p "$B" || exit 1
 WARN="-Wall -Wextra -Wshadow -Werror -Wno-unused-function -Wno-unused-parameter"
-FLAGS="-std=c11 -O1 -g -fopenmp -U_FORTIFY_SOURCE $WARN -Itemplates -Itests/team"
+# (fortified, as Ubuntu's compilers are by default: emulate.c's switches of stacks must survive it)
+FLAGS="-std=c11 -O1 -g -fopenmp -U_FORTIFY_SOURCE -D_FORTIFY_SOURCE=2 $WARN -Itemplates -Itests/team"
 export OMP_NUM_THREADS=${OMP_NUM_THREADS:-2}
 failed=0
 run() {   # run NAME COMMAND…: one check, its output shown
@@ -25,8 +31,8 @@ run() {   # run NAME COMMAND…: one check, its output shown
 }
 build() { $CC $FLAGS "$@" -lm || { echo "FAIL: build $*"; failed=$((failed + 1)); return 1; }; }
 
-# TEAM_PARTS: which parts run (default all): contract lu integrate generated
-PARTS=${TEAM_PARTS:-contract lu integrate generated}
+# TEAM_PARTS: which parts run (default all): contract lu integrate window generated
+PARTS=${TEAM_PARTS:-contract lu integrate window generated}
 part() { case " $PARTS " in *" $1 "*) return 0 ;; esac; return 1; }
 
 part contract && build -c tests/team/ref_written.c -o "$B/ref_written.o" &&
@@ -49,6 +55,28 @@ part integrate && integrate "example ring (sums, events, hooks, sin/cos of t), R
     '{4, 2, 0.0, 0.2, 20.0, 1, 2}' 'written_acc(3, 0) >= 10 && written_acc(0, 1) > 1'
 part integrate && integrate "MPGOS's ring of 14 Duffing units (an event per unit), RKCK45" duffing_ring_written.h duffing_ring.h 1 \
     '{3, 3, 0.002, 0.02, 20.0, 1, 1}' 'written_acc(2, 13) >= 20 && written_steps(0) > 1000'
+
+# the window (see the header; tests/gpu/team.sh's SHORTX is this scan): one ring written out,
+# cos exact and off by up to 1 or 2 ulps
+WINDOW_TOTAL=0.5
+if part window && build -c tests/team/run_scan.c -o "$B/run_scan.o"; then
+    w="-DMODEL_WRITTEN=\"example_team_written.h\""
+    for v in "exact" "1 11" "2 22" "2 33"; do
+        read -r ulps seed <<<"$v"
+        inc=""
+        [ "$ulps" != exact ] && inc="-include tests/team/cos_ulps.h -DCOS_ULPS=$ulps -DCOS_SEED=$seed"
+        tag=${v// /_}
+        build $w $inc -c tests/team/run_written.c -o "$B/ring_$tag.o" && build "$B/run_scan.o" "$B/ring_$tag.o" -o "$B/ring_$tag" ||
+            continue
+        for total in $WINDOW_TOTAL 20.0; do "$B/ring_$tag" "$B/ring_$tag.$total.bin" 512 2 0.0 0.2 $total 1 2 || echo "FAIL: ring $v"; done
+    done
+    build -o "$B/compare" tests/team/compare.c
+    for tag in 1_11 2_22 2_33; do
+        run "the example ring, cos off by ulps ($tag), total $WINDOW_TOTAL: within 1e-9" \
+            "$B/compare" "$B/ring_$tag.$WINDOW_TOTAL.bin" "$B/ring_exact.$WINDOW_TOTAL.bin" 1e-9
+        echo "   (total 20, not asserted: $("$B/compare" "$B/ring_$tag.20.0.bin" "$B/ring_exact.20.0.bin" 1e-9))"
+    done
+fi
 
 # the loop-form LU (team_lu.h) on random matrices: dense, and bands
 for k in "-DLU_KIND=0 -DN=37 -DKL=0 -DKU=0" "-DLU_KIND=1 -DN=50 -DKL=2 -DKU=3" "-DLU_KIND=1 -DN=40 -DKL=5 -DKU=1"; do
