@@ -26,8 +26,20 @@
 #      at 2^8 … 2^18 systems — kernel seconds until the GPU
 #      is full (one wave of systems or teams), then linear.
 #
+# Only what the parts in TEAM_PARTS measure is built.  A team integrates a model
+# written out, and nvcc's time for a model written out grows fast with its size
+# (256 states: about 1 minute alone, 3 under load; 1024: more than 10 minutes):
+# part A builds its team layouts at 16 … 256 states, and TEAM_BIG=1 adds those at
+# 1024 and 4096 states (each longer than a 10-minute call: for a machine of your
+# own).  Every nvcc stops after TEAM_BUILD_TIMEOUT seconds (360): the build is
+# reported as not finished and the part goes on.  A failed build prints the tail
+# of its logs.  In 10-minute calls on 16 cores (JOBS=12), one call each:
+#   TEAM_PARTS=A,  TEAM_PARTS=E,  TEAM_PARTS="B C D"  (or "B", then "C D").
+#
 # Environment: BENCH_OUT (bench/out), ARCH (sm_90), JOBS (parallel builds, 8),
-# TEAM_PARTS (default "A B C D E"), MPGOS (the MPGOS tree: .mpgos/src, made by
+# TEAM_PARTS (default "A B C D E"), TEAM_BIG, TEAM_BUILD_TIMEOUT, TEAM_RUN_TIMEOUT (one
+# scan's limit, 120 s), TEAM_CHAIN_UNITS
+# (part A's sizes in units: "8 32 128 512 2048"), MPGOS (the MPGOS tree: .mpgos/src, made by
 #   mkdir -p .mpgos/src && git --git-dir=<the fetched mirror>/.git archive HEAD \
 #       SourceCodes Tutorials_CoupledSystems_PerBlock/T1_RingOfDuffingOscillators | tar -x -C .mpgos/src
 # on the development machine, and carried to the GPU machine; without it part B
@@ -44,6 +56,8 @@ NVCC=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
 ARCH=${ARCH:-sm_90}
 JOBS=${JOBS:-8}
 PARTS=${TEAM_PARTS:-A B C D E}
+BUILD_TIMEOUT=${TEAM_BUILD_TIMEOUT:-360}
+RUN_TIMEOUT=${TEAM_RUN_TIMEOUT:-120}
 MPGOS=${MPGOS:-.mpgos/src}
 PY=${PY:-python3}
 export CUDA_MODULE_LOADING=EAGER
@@ -100,8 +114,17 @@ variant() {
     t1=$(now)
     local m
     m=$(basename "$d"/gen/*.cu .cu)
-    "$NVCC" -O3 -arch="$ARCH" -Xptxas -v -Xcompiler -fopenmp -c "$d/gen/$m.cu" -o "$d/$m.o" 2>"$d/ptxas.log" ||
-        { echo "{\"variant\": \"$name\", \"error\": \"nvcc\"}" >"$d/build.json"; return 1; }
+    timeout "$BUILD_TIMEOUT" "$NVCC" -O3 -arch="$ARCH" -Xptxas -v -Xcompiler -fopenmp -c "$d/gen/$m.cu" -o "$d/$m.o" \
+        2>"$d/ptxas.log"
+    local rc=$?
+    if [ $rc = 124 ]; then
+        echo "nvcc: not finished in $BUILD_TIMEOUT s (TEAM_BUILD_TIMEOUT)" >>"$d/ptxas.log"
+        echo "{\"variant\": \"$name\", \"error\": \"nvcc not finished in $BUILD_TIMEOUT s\"}" >"$d/build.json"
+        return 1
+    elif [ $rc != 0 ]; then
+        echo "{\"variant\": \"$name\", \"error\": \"nvcc\"}" >"$d/build.json"
+        return 1
+    fi
     t2=$(now)
     "$NVCC" -O3 -arch="$ARCH" -Xcompiler -fopenmp -I"$d/gen" -DMODEL="$m" -DUMODEL="$(echo "$m" | tr a-z A-Z)" \
         bench/bench_model.c "$d/$m.o" -o "$d/bench" -lm 2>>"$d/ptxas.log" || return 1
@@ -120,17 +143,30 @@ print(json.dumps(dict(variant=name, translate_s=float(tr), build_s=float(bu), la
                       spills=int(k.group(3)) + int(k.group(4)) if k else None, registers=int(k.group(5)) if k else None,
                       smem=int(k.group(6) or 0) if k else None)))
 PYEOF
+    log "built $name: translate $(awk "BEGIN{printf \"%.2f\", $t1 - $t0}") s, nvcc $(awk "BEGIN{printf \"%.1f\", $t2 - $t1}") s"
+}
+failed() {  # failed NAME: what the build of NAME left in its logs
+    echo "build of $1 failed:"
+    local f
+    for f in "$B/$1/odegen.log" "$B/$1/ptxas.log"; do
+        [ -s "$f" ] && tail -n 6 "$f" | sed "s|^|    $(basename "$f"): |"
+    done
+    return 0
 }
 spawn() {   # spawn NAME ODE OPTS: a build in the background, JOBS at once
     while [ "$(jobs -rp | wc -l)" -ge "$JOBS" ]; do wait -n; done
-    ( variant "$@" || echo "build of $1 failed: $(tail -3 "$B/$1/ptxas.log" "$B/$1/odegen.log" 2>/dev/null)" ) &
+    ( variant "$@" || failed "$1" ) &
 }
 run() {     # run VARIANT TAG N TRANSIENT RECORD BALANCE BLOCK SCAN…: one timed scan (bench_model)
     local v=$1 tag=$2
     shift 2
     local bin=$B/$v/bench line
-    [ -x "$bin" ] || { echo "{\"variant\": \"$v\", \"tag\": \"$tag\", \"error\": \"not built\"}" >>"$RES"; return; }
-    line=$(timeout 300 "$bin" "$@" 2>"$B/last.err") ||
+    if [ ! -x "$bin" ]; then   # (the build's own error where it left one)
+        line=$(grep -o '"error": "[^"]*"' "$B/$v/build.json" 2>/dev/null | sed 's/"error": "\(.*\)"/\1/')
+        echo "{\"variant\": \"$v\", \"tag\": \"$tag\", \"error\": \"not built${line:+: $line}\"}" >>"$RES"
+        return
+    fi
+    line=$(timeout "$RUN_TIMEOUT" "$bin" "$@" 2>"$B/last.err") ||
         { echo "{\"variant\": \"$v\", \"tag\": \"$tag\", \"error\": \"$(tr -d '"\n' <"$B/last.err" | cut -c1-200)\"}" >>"$RES"; return; }
     printf '{"variant": "%s", "tag": "%s", "build": %s, %s\n' "$v" "$tag" "$(cat "$B/$v/build.json")" "${line#\{}" >>"$RES"
     log "$v ($tag): $(echo "$line" | grep -o '"seconds": [0-9.]*')"
@@ -142,24 +178,26 @@ for u in $CHAIN_UNITS 64; do chain_ode "$u" >"$B/ode/chain$u.ode"; ring_ode "$u"
 for u in 14 64 128; do mpgos_ode "$u" >"$B/ode/mpgos$u.ode"; done
 stiff_ode >"$B/ode/stiff30.ode"
 
-log "builds: the rule's layout at each size first, two at a time (their translate + build times)"
+log "builds for parts $PARTS ($JOBS at once; each nvcc at most $BUILD_TIMEOUT s)"
 if part A; then
+    log "builds: the rule's layout at each size first, two at a time (their translate + build times)"
     for u in $CHAIN_UNITS; do
         while [ "$(jobs -rp | wc -l)" -ge 2 ]; do wait -n; done
-        ( variant chain$u "$B/ode/chain$u.ode" "" || echo "build of chain$u failed" ) &
+        ( variant chain$u "$B/ode/chain$u.ode" "" || failed chain$u ) &
     done
     wait
     log "builds: the other layouts ($JOBS at once)"
-    [ -n "${TEAM_CHAIN_UNITS:-}" ] || {
-    spawn chain8_warp4 "$B/ode/chain8.ode" "--option layout=warp --option team=4"
-    spawn chain32_warp16 "$B/ode/chain32.ode" "--option layout=warp --option team=16"
-    spawn chain32_block32 "$B/ode/chain32.ode" "--option layout=block --option team=32"
-    spawn chain128_warp32 "$B/ode/chain128.ode" "--option layout=warp --option team=32"
-    spawn chain128_block128 "$B/ode/chain128.ode" "--option layout=block --option team=128"
-    spawn chain512_block128 "$B/ode/chain512.ode" "--option layout=block --option team=128"
-    spawn chain512_block512 "$B/ode/chain512.ode" "--option layout=block --option team=512"
-    spawn chain2048_block512 "$B/ode/chain2048.ode" "--option layout=block --option team=512"
-    }
+    has() { case " $CHAIN_UNITS " in *" $1 "*) return 0 ;; esac; return 1; }
+    has 8 && spawn chain8_warp4 "$B/ode/chain8.ode" "--option layout=warp --option team=4"
+    has 32 && spawn chain32_warp16 "$B/ode/chain32.ode" "--option layout=warp --option team=16"
+    has 32 && spawn chain32_block32 "$B/ode/chain32.ode" "--option layout=block --option team=32"
+    has 128 && spawn chain128_warp32 "$B/ode/chain128.ode" "--option layout=warp --option team=32"
+    has 128 && spawn chain128_block128 "$B/ode/chain128.ode" "--option layout=block --option team=128"
+    if [ "${TEAM_BIG:-0}" = 1 ]; then   # (written out: 1024 and 4096 states)
+        has 512 && spawn chain512_block128 "$B/ode/chain512.ode" "--option layout=block --option team=128"
+        has 512 && spawn chain512_block512 "$B/ode/chain512.ode" "--option layout=block --option team=512"
+        has 2048 && spawn chain2048_block512 "$B/ode/chain2048.ode" "--option layout=block --option team=512"
+    fi
     for u in $CHAIN_UNITS; do spawn ring$u "$B/ode/ring$u.ode" ""; done
 fi
 if part B; then
@@ -167,6 +205,8 @@ if part B; then
         spawn mpgos$u "$B/ode/mpgos$u.ode" ""
         for l in "warp 8" "warp 16" "warp 32" "block 32" "block 64" "block 128"; do
             set -- $l
+            # (128 units: the rule's own choice is a block of 64, built as mpgos128)
+            [ "$u$1$2" = 128block64 ] && continue
             spawn "mpgos${u}_$1$2" "$B/ode/mpgos$u.ode" "--option layout=$1 --option team=$2"
         done
     done
@@ -221,8 +261,8 @@ if part B && [ -d "$MPGOS/SourceCodes" ]; then
         cp "$T1/RingOfDuffingOscillators_SystemDefinition.cuh" "$MP/$name/"
         printf '#include <chrono>\nstatic double mpgos_wall() { return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count(); }\n' >"$MP/$name/wall.h"
         while [ "$(jobs -rp | wc -l)" -ge "$JOBS" ]; do wait -n; done
-        ( cd "$MP/$name" && "$NVCC" -O3 --std=c++14 -arch="$ARCH" -maxrregcount=128 -w -include wall.h -I../src \
-              --ptxas-options=-v ring.cu -o ring >build.log 2>&1 || echo "MPGOS build $name failed: $(tail -3 build.log)" ) &
+        ( cd "$MP/$name" && timeout "$BUILD_TIMEOUT" "$NVCC" -O3 --std=c++14 -arch="$ARCH" -maxrregcount=128 -w -include wall.h -I../src \
+              --ptxas-options=-v ring.cu -o ring >build.log 2>&1 || echo "MPGOS build $name failed: $(tail -n 3 build.log)" ) &
     done
 elif part B; then
     log "no MPGOS tree at $MPGOS: part B runs odegen alone (see this script's header)"

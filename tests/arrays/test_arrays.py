@@ -15,7 +15,8 @@ must give the same numbers as the same model written out.
   with K_c = 2*gamma (Lorentzian frequencies of width gamma); in the cable a
   spike started at one end reaches the other, later at the far end.
 - auto: 64 elements or more stay arrays, fewer are written out; a model that
-  needs derivatives (a stiff method, lyapunov) is written out with a note.
+  needs derivatives (a stiff method, lyapunov) or has more than 64 events is
+  written out with a note.
 - The translation and the C compiler's time of the Duffing chain at 16 …
   4096 states (and the translation at 10^5 states) are printed, not asserted.
 """
@@ -37,8 +38,8 @@ ODEGEN_PLAIN = os.path.join(ROOT, "build", "odegen")
 NVCC = shutil.which("nvcc") or "/usr/local/cuda/bin/nvcc"
 
 
-def csv_text(runner, *args):
-    p = ot.run_raw(runner, "--backend", ot.BACKEND, *args)
+def csv_text(runner, *args, backend=None):
+    p = ot.run_raw(runner, "--backend", backend or ot.BACKEND, *args)
     ot.check(p.returncode == 0, "%s exited %d:\n%s" % (runner, p.returncode, p.stderr))
     return p.stdout
 
@@ -54,19 +55,24 @@ def rows(text):
 
 def same_both_ways(name, text, sanitize=None):
     """The model in loop form and written out: the same CSV bytes; returns
-    the CSV text and the loop form's generated source."""
+    the CSV text and the loop form's generated source.  On the GPU the loop
+    form runs on the GPU and the model written out on the CPU path: nvcc of a
+    model of a few hundred states written out takes minutes (the 256-state
+    chain 205 s, loaded), and the written-out GPU kernel is tests/large's."""
     out, src = {}, {}
     for mode in ("loop", "written"):
         # (the loop form under ASan/UBSan where the suite has them: its indices are new code)
-        runner = ot.build(name + "_" + mode, with_mode(text, mode), sanitize=sanitize if mode == "loop" else False)
-        out[mode] = csv_text(runner)
+        backend = "cpu" if mode == "written" else ot.BACKEND
+        runner = ot.build(name + "_" + mode, with_mode(text, mode), sanitize=sanitize if mode == "loop" else False,
+                          backend=backend)
+        out[mode] = csv_text(runner, backend=backend)
         src[mode] = open(runner + ".cu").read()
     ot.check("ODE_TEAM_FOR" in src["loop"], "%s: @ arrays=loop wrote no loop" % name)
     ot.check("ODE_TEAM_FOR" not in src["written"], "%s: @ arrays=written wrote a loop" % name)
     if ot.BACKEND == "cpu":   # cc contracts nothing: the same operations in the same order, the same bits
         ot.check(out["loop"] == out["written"],
                  "%s: loop form and written out differ:\n%s\n---\n%s" % (name, out["loop"][:2000], out["written"][:2000]))
-    else:   # nvcc fuses a*b+c into fma where the text allows: the two forms' code differs in rounding
+    else:   # the GPU's loop form against the CPU's written out: fma where nvcc fuses, CUDA's libm
         a, b = rows(out["loop"]), rows(out["written"])
         ot.check(a.header == b.header and list(a.status) == list(b.status), "%s: rows or statuses differ" % name)
         for col in a.header[:-1]:
@@ -202,7 +208,8 @@ def chain_text(n, extra=""):
 
 def test_auto_threshold():
     """auto: arrays of 64 elements or more stay arrays, of 63 are written out;
-    a stiff method or lyapunov writes them out, with a note at its line."""
+    a stiff method or lyapunov writes them out, with a note at its line; so do
+    more than 64 events (the rule's team integrates the model written out)."""
     for n, loop in ((63, False), (64, True)):
         path = write("auto%d" % n, chain_text(n))
         p = odegen(path, "-o", "auto%d" % n)
@@ -221,6 +228,16 @@ def test_auto_threshold():
     path = write("auto_lyap", diffusion % "lyapunov 1")
     p = odegen(path, "-o", "auto_lyap")
     ot.check(p.returncode == 0 and "auto_lyap.ode:7:1: note: the arrays" in p.stderr, "lyapunov: " + p.stderr)
+    # more than 64 events (an event per unit): written out, with a note at the event line, and a team by the rule
+    ring = ("x[0..79]'=-x[j]+0.1*shift(x0,mod([j]+1,80))\nx[0..79](0)=1\n"
+            "acc n[0..79]\nevent e[0..79]: x[j]-0.5, dir=-1 { n[j] = n[j] + 1 }\ndone\n")
+    path = write("auto_events", ring)
+    p = odegen(path, "-o", "auto_events")
+    ot.check(p.returncode == 0 and "auto_events.ode:4:1: note: the arrays (80 elements) are written out, not kept as "
+             "loops: the model's 80 events" in p.stderr, "80 events: " + p.stderr)
+    src = open(os.path.join(WORK, "auto_events", "auto_events.cu")).read()
+    ot.check("#define ODE_LAYOUT 1 " in src and "#define ODE_TEAM_SIZE 32 " in src,
+             "80 events, 80 states: the rule's warp of 32 expected")
     path = write("loop_stiff", diffusion % "@ arrays=loop, meth=stiff")
     p = odegen(path, "--check")
     ot.check(p.returncode == 1 and "loop_stiff.ode:7:16: error: this needs the derivatives" in p.stderr,
@@ -266,15 +283,16 @@ def test_team_emulation():
 
 def test_sizes():
     """Translation (build/odegen) and compile time (cc -O2 of the generated source, nvcc -O3 on the
-    GPU suite) of the Duffing chain, printed."""
+    GPU suite, four at once there: the 256-state chain written out alone takes nvcc minutes) of the
+    Duffing chain, printed."""
     if not os.access(ODEGEN_PLAIN, os.X_OK):
         raise ot.Failure("build/odegen is missing (make)")
-    print("        %7s %-8s %10s %10s %8s" % ("states", "form", "translate", "cc -O2" if ot.BACKEND == "cpu" else "nvcc -O3",
-                                               "lines"), flush=True)
     sizes = [(8, "written"), (32, "written"), (128, "loop"), (512, "loop"), (2048, "loop"), (100000, "loop")]
     sizes += [(n, "loop") for n in (8, 32)] + [(64, "written"), (128, "written")]
-    loop_lines = []
-    for half, mode in sorted(sizes):
+    at_once = 1 if ot.BACKEND == "cpu" else 4
+
+    def one(size):
+        half, mode = size
         name = "size%d_%s" % (2 * half, mode)
         path = write(name, chain_text(half, "@ arrays=%s\n" % mode))
         t0 = time.time()
@@ -292,6 +310,15 @@ def test_sizes():
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
             t_cc = time.time() - t0
             ot.check(q.returncode == 0, q.stderr[-3000:])
+        return half, mode, t_translate, t_cc, lines
+
+    from concurrent.futures import ThreadPoolExecutor
+    with ThreadPoolExecutor(at_once) as pool:
+        results = list(pool.map(one, sorted(sizes)))
+    print("        %7s %-8s %10s %10s %8s" % ("states", "form", "translate", "cc -O2" if ot.BACKEND == "cpu" else
+                                               "nvcc -O3%s" % (" (%d at once)" % at_once if at_once > 1 else ""), "lines"))
+    loop_lines = []
+    for half, mode, t_translate, t_cc, lines in results:
         print("        %7d %-8s %9.2fs %10s %8d" % (2 * half, mode, t_translate,
                                                  "%.2fs" % t_cc if t_cc is not None else "-", lines), flush=True)
         if mode == "loop":   # (the generated source holds the templates: about 12000 lines for any model)

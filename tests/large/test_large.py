@@ -53,18 +53,23 @@ def layouts(name, text, team_layouts, args, tol):
     ([odegen options]); every layout's CSV against the thread's: the same
     bytes on the CPU, within tol (relative) on the GPU.  Returns the thread's
     Result and the generated source of the first team layout."""
-    # (arrays written out in both: a team integrates a model written out, and the
-    # thread's sums then add in the same order)
-    ref = run(build(name + "_thread", text, flags=["--option", "layout=thread", "--option", "arrays=written"],
-                    sanitize=False), *args)
     if BACKEND == "cpu":   # the CPU path is a team of one in every layout: one of them suffices
         team_layouts = team_layouts[:1]
+    # (arrays written out in both: a team integrates a model written out, and the
+    # thread's sums then add in the same order)
+    builds = [(name + "_thread", ["--option", "layout=thread", "--option", "arrays=written"])]
     for flags in team_layouts:
-        tag = name + "_" + "_".join(f.split("=")[1] for f in flags if "=" in f)
         opts = ["--option", "arrays=written"]
         for f in flags:
             opts += ["--option", f]
-        got = run(build(tag, text, flags=opts, sanitize=False), *args)
+        builds.append((name + "_" + "_".join(f.split("=")[1] for f in flags if "=" in f), opts))
+    # built at once (nvcc of a model written out takes minutes: the cable's 400 states)
+    from concurrent.futures import ThreadPoolExecutor
+    with ThreadPoolExecutor(len(builds)) as pool:
+        runners = list(pool.map(lambda b: build(b[0], text, flags=b[1], sanitize=False), builds))
+    ref = run(runners[0], *args)
+    for (tag, _), runner in zip(builds[1:], runners[1:]):
+        got = run(runner, *args)
         check(got.header == ref.header and len(got) == len(ref), "%s: other rows than one thread per system" % tag)
         check(list(got.status) == list(ref.status), "%s: statuses %s, one thread: %s" % (tag, got.status, ref.status))
         for col in ref.header[:-1]:
