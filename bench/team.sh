@@ -33,12 +33,16 @@
 # 1024 and 4096 states (each longer than a 10-minute call: for a machine of your
 # own).  Every nvcc stops after TEAM_BUILD_TIMEOUT seconds (360): the build is
 # reported as not finished and the part goes on.  A failed build prints the tail
-# of its logs.  In 10-minute calls on 16 cores (JOBS=12), one call each:
-#   TEAM_PARTS=A,  TEAM_PARTS=E,  TEAM_PARTS="B C D"  (or "B", then "C D").
+# of its logs.  Part B's odegen builds are MPGOS's ring written out, events and all:
+# at 128 units (256 states, 128 events) nvcc takes minutes per layout (issue 23: up
+# to 9), so B is split by TEAM_B_UNITS (14 64 128) and TEAM_B_LAYOUTS (warp8 warp16
+# warp32 block32 block64 block128).  In 10-minute calls on 16 cores (JOBS=12):
+#   TEAM_PARTS="A E";  TEAM_PARTS="C D";  TEAM_PARTS=B TEAM_B_UNITS="14 64";
+#   TEAM_PARTS=B TEAM_B_UNITS=128 TEAM_B_LAYOUTS="warp32 block128" TEAM_BUILD_TIMEOUT=540.
 #
 # Environment: BENCH_OUT (bench/out), ARCH (sm_90), JOBS (parallel builds, 8),
 # TEAM_PARTS (default "A B C D E"), TEAM_BIG, TEAM_BUILD_TIMEOUT, TEAM_RUN_TIMEOUT (one
-# scan's limit, 120 s), TEAM_CHAIN_UNITS
+# scan's limit, 120 s), TEAM_B_UNITS, TEAM_B_LAYOUTS, TEAM_CHAIN_UNITS
 # (part A's sizes in units: "8 32 128 512 2048"), MPGOS (the MPGOS tree: .mpgos/src, made by
 #   mkdir -p .mpgos/src && git --git-dir=<the fetched mirror>/.git archive HEAD \
 #       SourceCodes Tutorials_CoupledSystems_PerBlock/T1_RingOfDuffingOscillators | tar -x -C .mpgos/src
@@ -58,6 +62,8 @@ JOBS=${JOBS:-8}
 PARTS=${TEAM_PARTS:-A B C D E}
 BUILD_TIMEOUT=${TEAM_BUILD_TIMEOUT:-360}
 RUN_TIMEOUT=${TEAM_RUN_TIMEOUT:-120}
+B_UNITS=${TEAM_B_UNITS:-14 64 128}
+B_LAYOUTS=${TEAM_B_LAYOUTS:-warp8 warp16 warp32 block32 block64 block128}
 MPGOS=${MPGOS:-.mpgos/src}
 PY=${PY:-python3}
 export CUDA_MODULE_LOADING=EAGER
@@ -201,13 +207,12 @@ if part A; then
     for u in $CHAIN_UNITS; do spawn ring$u "$B/ode/ring$u.ode" ""; done
 fi
 if part B; then
-    for u in 14 64 128; do
+    for u in $B_UNITS; do
         spawn mpgos$u "$B/ode/mpgos$u.ode" ""
-        for l in "warp 8" "warp 16" "warp 32" "block 32" "block 64" "block 128"; do
-            set -- $l
+        for l in $B_LAYOUTS; do
             # (128 units: the rule's own choice is a block of 64, built as mpgos128)
-            [ "$u$1$2" = 128block64 ] && continue
-            spawn "mpgos${u}_$1$2" "$B/ode/mpgos$u.ode" "--option layout=$1 --option team=$2"
+            [ "$u$l" = 128block64 ] && continue
+            spawn "mpgos${u}_$l" "$B/ode/mpgos$u.ode" "--option layout=${l%%[0-9]*} --option team=${l##*[a-z]}"
         done
     done
 fi
@@ -244,6 +249,7 @@ if part B && [ -d "$MPGOS/SourceCodes" ]; then
                "64 5 64 1 1 0" "64 5 128 2 1 0" "64 5 32 1 1 0" \
                "128 3 128 1 1 0" "128 3 64 1 1 0" "128 3 256 2 1 0" "128 3 128 1 0 0"; do
         set -- $cfg
+        case " $B_UNITS " in *" $1 "*) ;; *) continue ;; esac
         name="mp_u$1_t$3_s$4_e$5_d$6"
         mkdir -p "$MP/$name"
         sed -e "s/NumberOfInitialConditionsX = 5;/NumberOfInitialConditionsX = $2;/" \
@@ -282,7 +288,7 @@ if part A; then
     done
 fi
 if part B; then
-    for u in 14 64 128; do
+    for u in $B_UNITS; do
         case $u in 14) X="x11=list:-8:-4:0:4:8 v11=list:-20:-5:10:25:40" ;; 64) X="x11=list:-8:-4:0:4:8 v11=list:-20" ;;
             128) X="x11=list:-8:0:8 v11=list:-20" ;; esac
         for v in mpgos$u $(cd "$B" && ls -d mpgos${u}_* 2>/dev/null); do
