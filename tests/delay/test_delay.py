@@ -87,13 +87,24 @@ done
 FAST = ("-O1",)   # (these builds are many and their runs short: the C compiler's time is what counts)
 
 
-BUILDING = threading.Lock()   # (test_exact and test_orders share these builds; ODEGEN_JOBS runs them at once)
+_LOCKS = {}                    # one lock per build: test_exact and test_orders share builds,
+_LOCKS_GUARD = threading.Lock()  # and ODEGEN_JOBS runs them at once
 
 
 def dde2(meth, breaks=True):
-    with BUILDING:
-        return build("dde2_" + meth + ("" if breaks else "_nobp"), DDE2, flags=["--option", "meth=" + meth],
+    name = "dde2_" + meth + ("" if breaks else "_nobp")
+    with _LOCKS_GUARD:
+        lock = _LOCKS.setdefault(name, threading.Lock())
+    with lock:
+        return build(name, DDE2, flags=["--option", "meth=" + meth],
                      sanitize=False, defines=FAST + (() if breaks else ("-DODE_DELAY_BREAKS=0",)))
+
+
+def dde2_all(pairs):
+    """Builds the (method, breaks) runners at once (nvcc's minutes, not their sum, on the GPU)."""
+    from concurrent.futures import ThreadPoolExecutor
+    with ThreadPoolExecutor(len(pairs)) as pool:
+        list(pool.map(lambda p: dde2(*p), pairs))
 
 
 def held_at(meth, h):
@@ -112,6 +123,7 @@ def test_exact():
     want = [float(p.subs(t, k + 1)) for k, p in enumerate(pieces)]
     check(abs(want[-1] - 19 / 120) < 1e-15, "the derivation: x(5) = %r" % want[-1])
     bound = {"euler": 0.05, "modeuler": 2e-3}
+    dde2_all([(m, True) for m in METHODS])
     for meth in METHODS:
         tol = ["--set", "toler=1e-10", "--set", "atoler=1e-10"] if meth in ADAPTIVE else []
         r = run(dde2(meth), "--quiet", *tol)
@@ -148,6 +160,7 @@ def test_orders():
     import sympy as sp
     t, pieces = method_of_steps_exact(lambda t: sp.cos(t), 3)
     exact = float(pieces[-1].subs(t, 3))
+    dde2_all([(m, True) for m in METHODS] + [(m, False) for m in ("rk4", "dopri5", "dop853")])
     for meth in METHODS:
         errs, orders = observed(meth, exact)
         print("    %-9s y(3) errors %s, orders %.2f %.2f (expected %d)" %
