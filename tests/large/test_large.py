@@ -14,7 +14,7 @@ something independent:
   - Kuramoto's model (100 oscillators): the order parameter against scipy's DOP853
     at the same time, and against sqrt(1 - 2 gam/K) above
     the synchronisation threshold K = 2 gam, and its absence below;
-  - the Hodgkin-Huxley cable of 100 compartments (40 on the GPU: CABLE): the
+  - the Hodgkin-Huxley cable of 100 compartments (20 on the GPU: CABLE): the
     spike reaches the far end, with a delay that scales as 1/sqrt(coupling);
   - the Duffing chain and MPGOS's ring of Duffing units (an event per unit);
   - two events on one condition: both fire at each crossing in every layout;
@@ -228,13 +228,14 @@ def test_kuramoto():
             check(abs(r - theory) < 0.1, "K=%g: r=%g, sqrt(1 - 2 gam/K) = %g" % (K, r, theory))
 
 
-# The cable's compartments: 100, and 40 on the GPU, where nvcc of the 400 states
-# written out takes minutes per layout (on the development machine cicc alone
-# had not finished after 4 CPU-minutes; the 256-state chain written out took 63 s
-# alone, 205 s loaded, on the GPU's host): three layouts of 160 states fit a
-# 10-minute call.  The layouts' agreement and the delay's scaling are checked at
-# either size (40: delays 14.5, 12.0, 10.6 ms, their ratio 3 % from 1/sqrt(gc)'s).
-CABLE = int(os.environ.get("ODEGEN_CABLE", "100" if BACKEND == "cpu" else "40"))
+# The cable's compartments: 100, and 20 on the GPU, where nvcc of the model written
+# out takes minutes per layout, growing faster than its size: on the development
+# machine ptxas alone took more than 4 CPU-minutes for 40 compartments (stopped
+# unfinished) and more than 2 for 20 (after cicc's 2 minutes of wall clock); three
+# layouts of 80 states fit a 10-minute call.  The layouts' agreement and the delay's
+# scaling are checked at either size (20: delays 7.58, 6.41, 5.77 ms, their ratio
+# 6 % from 1/sqrt(gc)'s; 40: 3 %; 100: 35.3, 28.8, 25.1 ms).
+CABLE = int(os.environ.get("ODEGEN_CABLE", "100" if BACKEND == "cpu" else "20"))
 
 
 def cable_text(n):
