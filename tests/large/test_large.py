@@ -231,8 +231,9 @@ def test_kuramoto():
 # The cable's compartments: 100, and 20 on the GPU, where nvcc of the model written
 # out takes minutes per layout, growing faster than its size: on the development
 # machine ptxas alone took more than 4 CPU-minutes for 40 compartments (stopped
-# unfinished) and more than 2 for 20 (after cicc's 2 minutes of wall clock); three
-# layouts of 80 states fit a 10-minute call.  The layouts' agreement and the delay's
+# unfinished) and more than 2 for 20 (nvcc of the 20-compartment cable: 1095 s of
+# wall clock on 2 loaded cores, against 214 s for the 200-state chain written out;
+# not yet timed on the GPU's host).  The layouts' agreement and the delay's
 # scaling are checked at either size (20: delays 7.58, 6.41, 5.77 ms, their ratio
 # 6 % from 1/sqrt(gc)'s; 40: 3 %; 100: 35.3, 28.8, 25.1 ms).
 CABLE = int(os.environ.get("ODEGEN_CABLE", "100" if BACKEND == "cpu" else "20"))
