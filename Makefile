@@ -134,7 +134,7 @@ demo:
 
 # The GPU suite (run it on a machine with a GPU): tests/gpu/run.sh
 test-gpu: $(B)/odegen
-	bash tests/gpu/run.sh
+	bash tests/gpu/run.sh $(GPU_STEPS)
 
 # The GPU benchmarks (more than 10 minutes on an H200 with every part): bench/run.sh writes
 # bench/BENCHMARKS.md (builds and logs in bench/out).
