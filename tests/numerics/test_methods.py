@@ -915,6 +915,45 @@ def agreement_test(m):
         check(d < 1e-11, "%s: %s differs by %.3g between CPU and GPU" % (m, col, d))
 
 
+# Sherman's ER calcium model (PassiveER/cicr.ode's equations): a voltage clamp whose step
+# at tfirst = 5000 lies on the end of window 250 of 20, Rodas5P at 1e-10
+CLAMP_ON_WINDOW_END = """# a clamp step on a window's end
+v(0)=-71
+c(0)=0.007
+cer(0)=210
+par gca=1200, pmin=0.00001, pmax=0.0003, kcicr=0.5, kpmca=0.08, fcyt=0.01, fer=0.01
+par vcyt_er=25, kserca3=0.05, kserca2b=0.002, vhold=-71, tfirst=5000, vfirst=39
+number vca=30, vm=-15, sm=8, alpha=4.5e-06
+per = pmin + (pmax - pmin)/(1 + (kcicr/c)^2)
+ica = gca/(1+exp((vm-v)/sm))*(v-vca)
+v' = 10*(vhold+vfirst*heav(t-tfirst) - v)
+c' = -fcyt*(alpha*ica+kpmca*c+kserca2b+kserca3*c-per*(cer-c))
+cer' = fer*vcyt_er*(kserca2b+kserca3*c-per*(cer-c))
+@ meth=rodas5p, toler=1e-10, atoler=1e-10, dt=20, total=20
+on end { t0 = t1; t1 = t1 + 20 }
+repeat record=260
+record t, v, c
+done
+"""
+
+
+def test_step_on_window_end():
+    """an input that jumps on a window's end (Rodas5P at 1e-10, t = 5000): the trials rejected at
+    the jump shrink until one is taken, and every window finishes (they were rejected for ever,
+    the rest of the window taken again and again, when the fixed steps' margin of 64 ulps of t
+    applied to adaptive steps too: Sherman's cicr.ode hung at t = 5000)"""
+    runner = build("step_on_window_end", CLAMP_ON_WINDOW_END, sanitize=False)
+    try:
+        p = subprocess.run([runner, "--backend", BACKEND, "--quiet"], stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, text=True, timeout=60)
+    except subprocess.TimeoutExpired:
+        check(False, "260 windows of 20 not finished in 60 s (a step rejected for ever at t = 5000?)")
+    check(p.returncode == 0, p.stderr)
+    r = Result(p.stdout, p.stderr)
+    check(set(r.status) == {"finished"} and abs(r["t"][-1] - 5200) < 1e-9, "statuses %s, t %r" % (set(r.status), r["t"][-1]))
+    check(abs(r["v"][249] + 71) < 1e-6 and abs(r["v"][-1] + 32) < 1e-6, "v at 5000 %r, at 5200 %r" % (r["v"][249], r["v"][-1]))
+
+
 if BACKEND == "gpu":
     for _m in METHODS:
         globals()["test_cpu_gpu_" + _m] = (lambda m: lambda: agreement_test(m))(_m)
