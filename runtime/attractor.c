@@ -17,7 +17,12 @@
  * chaotic attractor by the box its recorded points fill, to a fraction dist
  * of its width.  A system joins the first attractor (in label order) that
  * matches; an attractor's representative is its first system, replaced once
- * by the first that has a period when it had none.
+ * by the first that has a period when it had none.  The table reports the
+ * kind of most of its systems: where most have no period (a chaotic
+ * attractor that a few systems joined while they shadowed one of its
+ * unstable periodic orbits through the whole record or its tail, as a few
+ * of 262144 on Lorenz-84's did), it is aperiodic, with the point and box of
+ * its first system without one.
  */
 #ifndef ODEGEN_GENERATED
 #include "period.c"
@@ -47,9 +52,11 @@ typedef struct OdeAttractor {
     int label, kind, period;
     int unstable;                /* an unstable equilibrium (ODE_FP_UNSTABLE): not an attractor */
     long long systems;
+    long long aperiodic;         /* systems without a period */
     double lambda_sum;
     long long lambda_count;
     double point[ODE_NQ], lo[ODE_NQ], hi[ODE_NQ];
+    double apoint[ODE_NQ], alo[ODE_NQ], ahi[ODE_NQ];   /* the first system without a period */
 } OdeAttractor;
 
 struct model_attractors {
@@ -220,6 +227,12 @@ static int ode_att_one(model_attractors *t, const ode_real *fp, size_t n, size_t
             row->hi[k] = hi[k];
         }
     }
+    if (p == 0 && row->aperiodic++ == 0)
+        for (int k = 0; k < ODE_NQ; k++) {
+            row->apoint[k] = (double)fp[(size_t)(ODE_FP_POINT + k) * n + i];
+            row->alo[k] = lo[k];
+            row->ahi[k] = hi[k];
+        }
     row->systems++;
     const double lambda = (double)fp[(size_t)ODE_FP_LAMBDA * n + i];
     if (lambda == lambda) {
@@ -319,6 +332,8 @@ int model_attractors_row(const model_attractors *t, int row, model_attractor *in
 {
     if (!t || row < 0 || row >= t->nrow) return MODEL_ERR_ARG;
     const OdeAttractor *a = &t->rows[row];
+    /* most of its systems without a period: aperiodic, whatever its representative's */
+    const int aperiodic = a->label > 0 && !a->unstable && a->period > 0 && 2 * a->aperiodic > a->systems;
     if (info) {
         long long total = 0;   /* the slice's systems: the rows of its slice */
         int r0 = row, r1 = row;
@@ -327,8 +342,8 @@ int model_attractors_row(const model_attractors *t, int row, model_attractor *in
         for (int r = r0; r <= r1; r++) total += t->rows[r].systems;
         info->slice = a->slice;
         info->label = a->label;
-        info->kind = a->kind;
-        info->period = a->period > 0 ? a->period : 0;
+        info->kind = aperiodic ? MODEL_ATTRACTOR_APERIODIC : a->kind;
+        info->period = a->period > 0 && !aperiodic ? a->period : 0;
         info->lambda1 = a->lambda_count ? a->lambda_sum / (double)a->lambda_count : (double)NAN;
         info->systems = a->systems;
         info->slice_systems = total;
@@ -336,9 +351,9 @@ int model_attractors_row(const model_attractors *t, int row, model_attractor *in
         info->fraction_err = total ? sqrt(info->fraction * (1.0 - info->fraction) / (double)total) : (double)NAN;
     }
     for (int k = 0; k < ODE_NQ; k++) {
-        if (point) point[k] = a->point[k];
-        if (lo) lo[k] = a->lo[k];
-        if (hi) hi[k] = a->hi[k];
+        if (point) point[k] = aperiodic ? a->apoint[k] : a->point[k];
+        if (lo) lo[k] = aperiodic ? a->alo[k] : a->lo[k];
+        if (hi) hi[k] = aperiodic ? a->ahi[k] : a->hi[k];
     }
     return MODEL_OK;
 }

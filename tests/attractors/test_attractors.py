@@ -767,6 +767,61 @@ done
 """
 
 
+LOGISTIC = """# the logistic map at r = 4: chaotic on [0, 1], unstable periodic orbits dense in it
+x(t+1) = 4*x*(1-x)
+attractor of=x, tol=1e-3, max=16
+@ meth=discrete, total=1
+repeat transient=0, record=40
+record x, attractor
+done
+"""
+
+
+def logistic_orbit(x0, n=41):
+    xs = [x0]
+    for _ in range(n - 1):
+        xs.append(4 * xs[-1] * (1 - xs[-1]))
+    return np.array(xs)
+
+
+def whole_period(xs, tol=1e-3, top=16):
+    """period.h's rule over a whole record: the smallest p each point agrees with p before"""
+    for p in range(1, top + 1):
+        if all(abs(xs[k] - xs[k - p]) <= tol * max(1, abs(xs[k]), abs(xs[k - p])) for k in range(p, len(xs))):
+            return p
+    return 0
+
+
+def test_kind_of_most_systems():
+    """A chaotic attractor that a system on one of its unstable periodic orbits joins
+    stays aperiodic (the GPU's 64^3 Lorenz-84 grid: a few systems shadowing an unstable
+    orbit of period 4 made the chaotic attractor's row `periodic`).  The logistic map at
+    r = 4 from sin^2(pi/127) (period 7: theta -> 2 theta mod 1 from 1/127, the orbit's
+    error 2^40 * 1e-16 = 1e-4 < tol by the record's end) and from 15 other values
+    (aperiodic): one attractor, kind aperiodic, period 0, the point and box of its first
+    system without a period — with the periodic system first and last."""
+    upo = math.sin(math.pi / 127) ** 2
+    others = [0.10 + 0.01 * k for k in range(15)]
+    check(whole_period(logistic_orbit(upo)[1:]) == 7 and all(whole_period(logistic_orbit(x)[1:]) == 0 for x in others),
+          "the test's premise: period 7 from sin^2(pi/127), none from the others (numpy)")
+    runner = build("at_logistic", LOGISTIC, sanitize=True)
+    for order in ([upo] + others, others + [upo]):
+        scan = "list(%s)" % ",".join(repr(x) for x in order)
+        res, t = run_table(runner, "logistic", "--scan", "x=" + scan)
+        att = [r for r in t if r["label"] > 0 and r["systems"] > 0]
+        labels = set(last_rows(res, 40)["attractor"])
+        first = order[0] if order[0] != upo else order[1]
+        box = logistic_orbit(first)[1:]
+        check(len(att) == 1 and labels == {att[0]["label"]} and att[0]["systems"] == 16,
+              "one attractor of the 16 systems expected: %s, labels %s" % (att, labels))
+        a = att[0]
+        check(a["kind"] == "aperiodic" and a["period"] == 0,
+              "15 of 16 systems without a period: aperiodic expected, got %s period %s" % (a["kind"], a["period"]))
+        check(a["lo_x"] == box.min() and a["hi_x"] == box.max(),
+              "the box of the first system without a period (%r, %r) expected: %r, %r" %
+              (box.min(), box.max(), a["lo_x"], a["hi_x"]))
+
+
 def test_escaped_and_failed():
     """-1 for a system beyond bound, 0 for a NaN, the others labelled 1; the table counts them."""
     runner = build("at_escape", ESCAPE, sanitize=True)
