@@ -204,8 +204,12 @@ def test_stiff_hub():
 
 def test_kuramoto():
     # --transient 1: one integration of total=150 discarded, r recorded at t = 300
+    # On the GPU the teams add the mean field in another order; dopri5 at 1e-7 then
+    # takes a step the thread rejected (or the reverse) here and there, and from
+    # there the two step sequences differ by O(toler), grown over t = 300 (an
+    # H100: 9.4e-6): 1e-4, where the physics below checks 5e-3.
     res = layouts("kuramoto", model("kuramoto"), [["layout=warp", "team=32"], ["layout=block", "team=64"]],
-                  ["--scan", "K=lin(0.5,3,6)", "--transient", "1"], 1e-6)
+                  ["--scan", "K=lin(0.5,3,6)", "--transient", "1"], 1e-4)
     from scipy.integrate import solve_ivp
     n, gam, T = 100, 0.5, 300.0
     j = np.arange(1, n + 1)
