@@ -86,6 +86,10 @@ ring_ode() {    # UNITS: the same oscillators in a ring (periodic index)
         "v[0..$((u - 1))]' = x[j] - x[j]^3 - k*v[j] + B*cos(t) + c*(shift(x0, mod([j]+$((u - 1)),$u)) - 2*x[j] + shift(x0, mod([j]+1,$u)))" \
         "x[0..$((u - 1))](0) = 0.1" "@ meth=rk4, dt=0.01, total=25.132741228718345" "done"
 }
+# MPGOS's tutorial ends a system at any unit's second maximum (its event action sets
+# UDT = 1, user-defined termination, when the unit's counter reaches 2): stop=2 on each
+# unit's event is that rule (without it odegen integrated all of [0, 40 pi], some 60
+# times the tutorial's work: the call of 2026-11-27 measured MPGOS / odegen 0.08)
 mpgos_ode() {   # UNITS: MPGOS's tutorial T1 (tests/large/duffing_ring.ode at any size), its accessories per unit
     local u=$1 m=$(($1 - 1))
     printf '%s\n' "# MPGOS's ring of Duffing units (tutorial T1), $u units" \
@@ -93,7 +97,7 @@ mpgos_ode() {   # UNITS: MPGOS's tutorial T1 (tests/large/duffing_ring.ode at an
         "x[0..$m]' = v[j] - G*x[j] + C*(shift(x0, mod([j]+$m,$u)) + shift(x0, mod([j]+1,$u)))" \
         "v[0..$m]' = -k*v[j] + x[j] - x[j]^3 + B*cos(w*t) - G*v[j] + C*(shift(v0, mod([j]+$m,$u)) + shift(v0, mod([j]+1,$u)))" \
         "x[0..$m](0) = -5" "v[0..$m](0) = -5" "acc n[0..$m], xs[0..$m]" \
-        "event peak[0..$m]: v[j], dir=-1 { n[j] = n[j] + 1; if (n[j] == 2) { xs[j] = x[j] } }" \
+        "event peak[0..$m]: v[j], dir=-1, stop=2 { n[j] = n[j] + 1; if (n[j] == 2) { xs[j] = x[j] } }" \
         "@ meth=rkck45, toler=1e-8, atoler=1e-8, dt=0.01, total=125.66370614359172" "done"
 }
 stiff_ode() {   # five stiff clusters of six species (tests/large/stiff_clusters.ode's, 30 states)
