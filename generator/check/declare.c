@@ -142,7 +142,11 @@ static void declare_calldef(Checker *c, Node *d, Node **inits)
             return;
         }
         Node *item = ast_assign(d->loc, d->name_loc, d->name, d->rhs);
-        item->num = 1;   /* x(0)=…: with delays, also the state's history (check/delay.c) */
+        /* x(0)=…: with delays, also the state's history (check/delay.c) — but not
+         * from an array line x[a..b](0)=…, which XPPAUT keeps apart as initial
+         * values only (form_ode.c's check_if_ic: the line becomes a comment and
+         * its delay_string stays "0.0"): 3, read as `init` */
+        item->num = d->from_range ? 3 : 1;
         *inits = ast_append(*inits, item);
         return;
     }

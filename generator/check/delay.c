@@ -12,7 +12,8 @@
  *  - before the start, x is its initial function: x(0)=EXPR, an expression
  *    of t (and parameters), for every t up to t0; its value at t=0 is the
  *    initial value.  `init x=v` sets only the value at t0; without x(0)=…
- *    the history is 0.
+ *    the history is 0 (so is it after an array line x[a..b](0)=…, which
+ *    XPPAUT keeps as initial values only).
  */
 #include <string.h>
 
@@ -203,12 +204,13 @@ void check_delays(Checker *c)
     for (int k = 0; k < m->ndelay && !diag_error_count(); k++) {
         if (m->delayed[k]->hist_expr || m->delayed[k]->delay_slot != k) continue;
         if (without <= 3)
-            note_at(m->delayed[k]->loc, "the history of '%s' before t0 is 0, as XPPAUT's: `init` gives only its "
-                                        "value at t0; x(0)=EXPR (of t) gives the history",
+            note_at(m->delayed[k]->loc, "the history of '%s' before t0 is 0, as XPPAUT's: `init` (and an array line "
+                                        "x[a..b](0)=…) gives only its value at t0; x(0)=EXPR (of t) gives the history",
                     m->delayed[k]->name);
         else if (k == first)
             note_at(m->delayed[k]->loc, "the history of '%s' and %d more delayed states before t0 is 0, as XPPAUT's: "
-                                        "`init` gives only their value at t0; x(0)=EXPR (of t) gives the history",
+                                        "`init` (and an array line x[a..b](0)=…) gives only their value at t0; "
+                                        "x(0)=EXPR (of t) gives the history",
                     m->delayed[k]->name, without - 1);
     }
 }

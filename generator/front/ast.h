@@ -150,6 +150,8 @@ struct Node {
     Node *next;       /* next element of whichever list this node is in */
     bool paren;       /* written inside parentheses (an expression) */
     bool spaced;      /* S_ASSIGN of par/number/init/@: blanks around '=' */
+    bool from_range;  /* D_CALLDEF written out from a line x[a..b](0)=… (XPPAUT's
+                         array initial values: no delay history, check/declare.c) */
     struct Symbol *sym;  /* set by the checks: what N_NAME / N_CALL / S_ASSIGN
                             refers to (see model.h); NULL before them */
     /* arrays kept as loops: N_ELEM, N_POS (above); N_SUM: a loop */

@@ -446,7 +446,10 @@ static void expand_decl(Out *o, const Node *d, bool keep)
     if (w.have_range) {
         Node one = *d;
         one.next = NULL;
+        Node *before = o->tail;
         repeat_decls(o, &one, NULL, w.range.first, w.range.last);
+        if (d->kind == D_CALLDEF)   /* x[a..b](0)=…: XPPAUT's array initial values (form_ode.c, check_if_ic) */
+            for (Node *c = before ? before->next : o->head; c; c = c->next) c->from_range = true;
         return;
     }
     if (w.have_j) {

@@ -36,6 +36,7 @@ import math
 import os
 import re
 import shutil
+import subprocess
 import sys
 import tempfile
 import threading
@@ -43,7 +44,7 @@ import threading
 import numpy as np
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "lib"))
-from odegen_test import BACKEND, build, check, main, run, run_raw, with_lines  # noqa: E402
+from odegen_test import BACKEND, ODEGEN, build, check, main, run, run_raw, with_lines  # noqa: E402
 from xppaut import run_xppaut  # noqa: E402
 
 # (rkck45 and vern7 are refused with delays: their extension is the cubic
@@ -281,6 +282,42 @@ def test_xppaut():
               (name, ours["x"][0], dt, xa, da, dt / 10, xb, db))
         check(db < 5e-3 and (db < da / 4 or da < 1e-7), "%s: odegen %r, xppaut %r (dt=%g), %r (dt=%g)" %
               (name, ours["x"][0], xa, dt, xb, dt / 10))
+
+
+# x0, x1 from an array line x[0..1](0)=1, y0, y1 from a %-block's y[j](0)=1:
+# XPPAUT keeps the first apart as initial values only (form_ode.c's
+# check_if_ic; the history stays 0), the second is x(0)=… line by line (the
+# history 1).  x' = -x(t-1) with x(0) = 1: history 0 gives x = 1 on [0, 1],
+# 2 - t on [1, 2], -(3t - t^2/2 - 4) on [2, 3]: x(3) = -1/2; history 1 gives -1/6.
+ARRAY_INITIAL = """# array initial values with delays
+x[0..1]'=-delay(x[j],1)
+x[0..1](0)=1
+%[0..1]
+y[j]'=-delay(y[j],1)
+y[j](0)=1
+%
+@ delay=1, meth=rk4, dt=0.001, total=3
+done
+"""
+
+
+def test_array_initial_values():
+    """x[0..1](0)=1 sets initial values only, as XPPAUT reads it (history 0: x(3) = -1/2), a %-block's y[j](0)=1 the history too (-1/6); the note says so; XPPAUT's own run within O(dt)"""
+    runner = build("dde_array_initial", ARRAY_INITIAL, sanitize=False, defines=FAST)
+    r = run(runner, "--quiet", "--fields", "x0,x1,y0,y1")
+    got = [r[k][0] for k in ("x0", "x1", "y0", "y1")]
+    print("    x0, x1 (array line) %.12f %.12f; y0, y1 (%%-block) %.12f %.12f" % tuple(got))
+    check(all(abs(g + 0.5) < 1e-9 for g in got[:2]), "x[0..1](0)=1: history 0, x(3) = -1/2 expected: %s" % got[:2])
+    check(all(abs(g + 1 / 6) < 1e-9 for g in got[2:]), "y[j](0)=1 in a block: history 1, x(3) = -1/6 expected: %s" % got[2:])
+    work = os.path.dirname(os.path.dirname(runner))
+    p = subprocess.run([ODEGEN, os.path.join(work, "dde_array_initial.ode"), "--check"], capture_output=True, text=True)
+    check(p.returncode == 0 and "history of 'x0' before t0 is 0" in p.stderr and "history of 'x1'" in p.stderr and
+          "x[a..b](0)" in p.stderr and "'y0'" not in p.stderr, "the note:\n" + p.stderr)
+    if shutil.which("xppaut"):
+        rows = run_xppaut("m.ode", ARRAY_INITIAL.replace("%[0..1]\ny[j]'=-delay(y[j],1)\ny[j](0)=1\n%\n", ""), timeout=120)
+        xa = float(rows[-1][1])
+        print("    xppaut -silent, dt=0.001: x0(3) %.8f" % xa)
+        check(abs(xa + 0.5) < 5e-3, "XPPAUT's x0(3) %r: not the history-0 reading" % xa)
 
 
 EVENTS = """# x'(t) = -x(t-1), history 1: x crosses 0 upwards once in (3, 4); samples every 0.25
@@ -538,4 +575,4 @@ if __name__ == "__main__":
                    ("events_save", test_events_save), ("xppaut", test_xppaut), ("statuses", test_statuses),
                    ("history_jump", test_history_jump), ("aux_lost", test_aux_lost), ("stiff_exact", test_stiff_exact),
                    ("stiff_reference", test_stiff_reference), ("arrays_loop", test_arrays_loop),
-                   ("windows", test_windows)]))
+                   ("windows", test_windows), ("array_initial_values", test_array_initial_values)]))
