@@ -94,8 +94,20 @@ ODE_HD static ODE_INLINE ode_real ode_step_factor(ode_real ratio, ode_real ln_pr
  * smallest step; last: the clipped last step) with error ratio `ratio`:
  * ODE_TRIAL_ACCEPTED with the next step's proposal in *hnext, ODE_TRIAL_AGAIN
  * with a shorter *h, or ODE_TRIAL_FAILED (NaN or Inf at the smallest step).
- * *ln_prev and *rejected carry the PI controller's memory.  The per-thread
- * integrator and the team's (team_integrate.h) decide with it alike. */
+ * *ln_prev and *rejected (the trials rejected in a row) carry the PI
+ * controller's memory.  The per-thread integrator and the team's
+ * (team_integrate.h) decide with it alike.
+ *
+ * ODE_TRIAL_STUCK after ODE_TRIAL_LIMIT trials rejected in a row: each
+ * rejection shrinks the step (by 0.9 at least) down to the smallest step,
+ * where a trial is taken whatever its error, so no integration needs more
+ * than a few hundred; the limit turns an endless rejection (a fault of the
+ * planning around it, as the window-end margin of 1de9417 was) into the
+ * status maxsteps instead of a system that never ends. */
+#ifndef ODE_TRIAL_LIMIT
+#define ODE_TRIAL_LIMIT 10000
+#endif
+#define ODE_TRIAL_STUCK (-2)
 #define ODE_TRIAL_FAILED (-1)
 #define ODE_TRIAL_AGAIN 0
 #define ODE_TRIAL_ACCEPTED 1
@@ -110,16 +122,14 @@ ODE_HD static ODE_INLINE int ode_step_control(ode_real ratio, ode_real hs, ode_r
     if (!(ratio == ratio)) {           /* NaN or Inf in the trial: shrink, or stop at dtmin */
         if (at_min) return ODE_TRIAL_FAILED;
         *h = ode_fmax(hs * ODE_OPT_HSHRINK, hmin);
-        *rejected = 1;
-        return ODE_TRIAL_AGAIN;
+        return ++*rejected >= ODE_TRIAL_LIMIT ? ODE_TRIAL_STUCK : ODE_TRIAL_AGAIN;
     }
     const int accept = !(ratio > ODE_R(1.0)) || at_min;
     ode_real factor = ratio > ODE_R(0.0) ? ode_step_factor(ratio, *ln_prev, accept) : ODE_OPT_HGROW;
     factor = ode_fmin(ode_fmax(factor, ODE_OPT_HSHRINK), ODE_OPT_HGROW);
     if (!accept) {                     /* rejected: undo the step, try a smaller one */
         *h = ode_fmax(hs * factor, hmin);
-        *rejected = 1;
-        return ODE_TRIAL_AGAIN;
+        return ++*rejected >= ODE_TRIAL_LIMIT ? ODE_TRIAL_STUCK : ODE_TRIAL_AGAIN;
     }
     if (ODE_TAB(BETA2) != 0.0) *ln_prev = ode_ln_det(ode_fmax(ratio, ODE_R(1.0e-4)));
     if (*rejected && ODE_TAB(HOLD) && factor > ODE_R(1.0)) factor = ODE_R(1.0);
@@ -329,7 +339,7 @@ ODE_HD static ODE_INLINE void ode_integrate_sampled(OdeSystem *s, const OdeOptio
     const ode_real dtmin = ODE_OPT_DTMIN, dtmax = ODE_OPT_DTMAX;
     h = ode_fmin(ode_fmax(h, dtmin), dtmax);
     ode_real ln_prev = ODE_R(-9.210340371976184);   /* ln 1e-4: the PI controller's first "previous" ratio */
-    int rejected = 0;                      /* the last trial was rejected */
+    int rejected = 0;                      /* trials rejected in a row */
 #else
     int whole = 0;                         /* steps of h planned before t1 needs looking at */
 #endif
@@ -474,6 +484,10 @@ ODE_HD static ODE_INLINE void ode_integrate_sampled(OdeSystem *s, const OdeOptio
             if (verdict == ODE_TRIAL_FAILED) {
                 s->status = ODE_DAE_FAILURE(s, ODE_TRIAL_FAILURE(st));   /* nan, a stiff method's singular W,
                                                                           or Newton's failure (dae.h) */
+                break;
+            }
+            if (verdict == ODE_TRIAL_STUCK) {
+                s->status = ODE_STATUS_MAXSTEPS;
                 break;
             }
             if (verdict == ODE_TRIAL_AGAIN) continue;

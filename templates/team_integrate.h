@@ -153,6 +153,10 @@ ODE_HD static ODE_INLINE void ode_team_integrate_sampled(OdeTeamCtx *c, const Od
                 status = ODE_TEAM_TRIAL_FAILURE(st);
                 break;
             }
+            if (verdict == ODE_TRIAL_STUCK) {
+                status = ODE_STATUS_MAXSTEPS;
+                break;
+            }
             if (verdict == ODE_TRIAL_AGAIN) continue;
         }
 #else

@@ -954,6 +954,34 @@ def test_step_on_window_end():
     check(abs(r["v"][249] + 71) < 1e-6 and abs(r["v"][-1] + 32) < 1e-6, "v at 5000 %r, at 5200 %r" % (r["v"][249], r["v"][-1]))
 
 
+# y' = -1000 (y - cos t) from a first step of 1 with dopri5: the first trials are
+# rejected in a row (the step shrinks by 0.2 at most each time) until it is below
+# the stability limit 3.3e-3 — at least four.
+STIFF_START = """# stiff from a long first step
+y' = -1000*(y - cos(t))
+y(0) = 0
+@ meth=dopri5, toler=1e-8, atoler=1e-8, dt=1, total=1
+done
+"""
+
+
+def test_trials_rejected_in_a_row():
+    """ODE_TRIAL_LIMIT: a step rejected that many times in a row stops its system with maxsteps (an
+    endless rejection becomes a status, not a system that never ends); with the default limit
+    (10^4) the same run finishes, y(1) = the slow manifold's value within 1e-6"""
+    for limit, want in ((3, "maxsteps"), (None, "finished")):
+        defines = ("-DODE_TRIAL_LIMIT=%d" % limit,) if limit else ()
+        r = run(build("stiff_start" + ("_limit%d" % limit if limit else ""), STIFF_START, sanitize=False,
+                      defines=defines), "--quiet", "--fields", "t,y")
+        check(list(r.status) == [want], "limit %s: status %s, %s expected" % (limit or "default", r.status, want))
+        if limit:
+            check(r["t"][0] < 1e-2, "limit 3: stopped at t=%r, not at the start" % r["t"][0])
+        else:
+            # y = cos t + O(1/1000): the slow manifold y = (1000^2 cos t + 1000 sin t) / (1000^2 + 1)
+            slow = (1e6 * math.cos(1.0) + 1e3 * math.sin(1.0)) / (1e6 + 1)
+            check(abs(r["y"][0] - slow) < 1e-6, "y(1) %r, the slow manifold's %r" % (r["y"][0], slow))
+
+
 if BACKEND == "gpu":
     for _m in METHODS:
         globals()["test_cpu_gpu_" + _m] = (lambda m: lambda: agreement_test(m))(_m)
