@@ -96,7 +96,18 @@ void evaluate_initial_values(Checker *c, Node *inits)
     Model *m = c->m;
     Ctx x = ctx_make(READ_PARAMS, "an initial value",
                      "; an initial value is made of numbers, parameters and derived parameters");
+    /* x[a..b](0)=… with delays: initial values only (declare.c), never the history */
+    Ctx xa = ctx_make(READ_PARAMS, "an initial value",
+                      "; an array line x[a..b](0)=… gives initial values only, as XPPAUT reads it (the history stays "
+                      "0): write a history of t for each element in a block, %[a..b] then x[j](0)=… then %");
+    int skip_line = 0, item_line = 0, item_errors = 0;   /* an array line's error once, not once an element */
+    bool item_array = false;
     for (Node *it = inits; it; it = it->next) {
+        if (item_array && diag_error_count() > item_errors) skip_line = item_line;
+        if (it->num == 3 && it->loc.line == skip_line) continue;
+        item_array = it->num == 3;
+        item_line = it->loc.line;
+        item_errors = diag_error_count();
         Symbol *s = symtab_get(&c->tab, it->name);
         if (!s && refused_name(c, it->name)) continue;
         if (!s) {
@@ -134,7 +145,7 @@ void evaluate_initial_values(Checker *c, Node *inits)
         }
         if (initial_history(c, s, it)) continue;   /* x(0)=EXPR of t with delays (delay.c) */
         int before = diag_error_count();
-        resolve_expr(c, it->rhs, &x);
+        resolve_expr(c, it->rhs, it->num == 3 && m->ndelay ? &xa : &x);
         if (diag_error_count() != before) continue;
         double v;
         bool constant = eval_const(c, it->rhs, &v);

@@ -507,10 +507,13 @@ def test_stiff_reference():
 # has a second slot).  (A tau with [j] in it is a constant of each element
 # written out, with breaking points, but not in loop form: docs/delays.md.)
 ARRAY_DDE = """# a ring of 8 delayed units: two delays an element, one state-dependent; w reads v3's past
+# (each unit's history cos(j t) from a %%-block: an array line v[0..7](0)=… gives initial values only)
 par c=1.5, tau=1, k=0.3
 w'=-w+delay(v3,tau)
 v[0..7]'=-v[j]-c*delay(v[j],tau)+k*delay(v[j],2*tau+0.05*v[j]^2)+0.2*w
-v[0..7](0)=cos([j]*t)
+%%[0..7]
+v[j](0)=cos([j]*t)
+%%
 @ arrays=%s, delay=3, total=10, meth=%s, toler=1e-10, atoler=1e-10, dt=0.05
 done
 """
