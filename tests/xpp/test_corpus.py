@@ -589,7 +589,8 @@ def corpus_case(path, label=None, meta=None):
             opt["dt"] * opt["nout"] / per_row, per_row, opt["maxstor"]))
     else:
         outs, log = run_xppaut(path, xtext)
-    if opt["meth"] not in FIXED_STEP and not meta.get("reference"):   # XPPAUT's own error, for its adaptive and stiff methods
+    if opt["meth"] not in FIXED_STEP and not meta.get("reference") and not meta.get("measure"):
+        # XPPAUT's own error, for its adaptive and stiff methods (a measurement needs none)
         halves, _ = run_xppaut(path, before_done(xtext) + "\n@ dt=%r, maxstor=%d\ndone\n" % (
             opt["dt"] / 2, 2 * opt["maxstor"] + 2))
     summaries = []

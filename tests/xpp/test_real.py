@@ -26,7 +26,14 @@ to do is in tests/xpp/real/expect.txt, one line a file:
                                   1.6 and 2.5 at each halving (XPPAUT's delays
                                   are first order, delay_handle.c; odegen's
                                   RK4 is fourth order): checked, and counted
-                                  apart from agrees
+                                  apart from agrees.  With tolerances=T1,T2,T3
+                                  (XPPAUT's adaptive or stiff method, where its
+                                  error at the file's tolerance is the
+                                  difference): XPPAUT at toler=atoler=T1, T2,
+                                  T3 against odegen (its own tolerance, or
+                                  odegen=): the difference is beyond XPPAUT's
+                                  print at T1 and shrinks by at least 1.5 at
+                                  each tightening, toward odegen's rows
                unchecked="REASON" odegen accepts it, but the comparison is not run
                                   (the reason: e.g. too big to compile here)
     DIRECTIVE  as test_corpus.py's `# corpus:` lines (events=…, K=…, arret,
@@ -144,7 +151,7 @@ def one(root, path, kind, arg, meta):
     meta.pop("refused", None)
     label = "real_" + re.sub(r"[^A-Za-z0-9_]", "_", os.path.splitext(path)[0])
     if kind == "converges":
-        seen, detail = converges(full, label, meta)
+        seen, detail = (converges_tolerance if meta.get("tolerances") else converges)(full, label, meta)
         return seen, runs, accepts, detail
     try:
         verdict, detail = tc.corpus_case(full, label, meta)
@@ -185,6 +192,33 @@ def converges(full, label, meta):
     if not all(1.6 <= r <= 2.5 for r in ratios):
         return "FAILED", detail + ": ratios %.2f, %.2f, not about 2 (XPPAUT's first order)" % tuple(ratios)
     return "converges", detail + " (ratios %.2f, %.2f)" % tuple(ratios)
+
+
+def converges_tolerance(full, label, meta):
+    """(outcome, detail) of a file marked converges tolerances=T1,T2,T3: XPPAUT's
+    own (adaptive or stiff) method at toler=atoler=T1, T2, T3 against odegen's
+    rows; the largest difference (in a state's largest value) shrinks by at
+    least 1.5 at each tightening: XPPAUT moves toward odegen's solution."""
+    tols = [float(x) for x in meta["tolerances"].split(",")]
+    if len(tols) < 3 or any(b >= a for a, b in zip(tols, tols[1:])):
+        return "FAILED", "converges: tolerances=%s: three or more, each tighter than the last" % meta["tolerances"]
+    diffs = []
+    for tol in tols:
+        m = dict(meta, measure=True, xpp=" ".join(o for o in (meta.get("xpp") or "", "tol=%r atol=%r" % (tol, tol)) if o))
+        m.pop("tolerances")
+        try:
+            diffs.append(tc.corpus_case(full, label, m)[1])
+        except Failure as e:
+            return "FAILED", "converges: XPPAUT at tol=atol=%g: %s" % (tol, e)
+    detail = "XPPAUT at tol=atol=%s: %s from odegen (states, relative to each one's largest value)" % (
+        ", ".join("%g" % t for t in tols), ", ".join("%.3g" % d for d in diffs))
+    if diffs[0] <= PRINT_REL:
+        return "FAILED", detail + ": it agrees at %g: say so in expect.txt" % tols[0]
+    ratios = [a / b if b > 0 else float("inf") for a, b in zip(diffs, diffs[1:])]
+    if not all(r >= 1.5 for r in ratios):
+        return "FAILED", detail + ": ratios %s, not each >= 1.5 (XPPAUT not moving toward odegen)" % (
+            ", ".join("%.2f" % r for r in ratios))
+    return "converges", detail + " (ratios %s)" % ", ".join("%.2f" % r for r in ratios)
 
 
 def main():
@@ -230,7 +264,7 @@ def main():
     print("of the %d files XPPAUT runs, %d are deterministic: %d of those agree row for row (%.0f%%; %d with "
           "XPPAUT's options tightened by xpp=, %d with XPPAUT's temporaries in dependency order (ordered), %d with a "
           "DAE's aux of unknowns left out by laststage=); "
-          "%d converge (XPPAUT's difference halves with its step); %d differ" % (
+          "%d converge (XPPAUT's difference shrinks with its step or its tolerance); %d differ" % (
               len(runs), len(determ), len(d_agree), 100.0 * len(d_agree) / max(1, len(determ)),
               len([r for r in d_agree if r[0][3].get("xpp")]),
               len([r for r in d_agree if r[0][3].get("ordered")]),
