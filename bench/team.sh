@@ -36,13 +36,17 @@
 # of its logs.  Part B's odegen builds are MPGOS's ring written out, events and all:
 # at 128 units (256 states, 128 events) nvcc takes minutes per layout (issue 23: up
 # to 9), so B is split by TEAM_B_UNITS (14 64 128) and TEAM_B_LAYOUTS (warp8 warp16
-# warp32 block32 block64 block128).  In 10-minute calls on 16 cores (JOBS=12):
+# warp32 block32 block64 block128); TEAM_B_LOOP_LAYOUTS (warp16 warp32 block32 block64
+# block128) are the same layouts over the arrays kept as loops, built in seconds (and
+# the rule's own mpgos128: 128 events, a block of 64 over the loops).  Part A adds the
+# chain's loop form in a warp of 32 and a block of 128 at every size from 64 states.
+# In 10-minute calls on 16 cores (JOBS=12):
 #   TEAM_PARTS="A E";  TEAM_PARTS="C D";  TEAM_PARTS=B TEAM_B_UNITS="14 64";
 #   TEAM_PARTS=B TEAM_B_UNITS=128 TEAM_B_LAYOUTS="warp32 block128" TEAM_BUILD_TIMEOUT=540.
 #
 # Environment: BENCH_OUT (bench/out), ARCH (sm_90), JOBS (parallel builds, 8),
 # TEAM_PARTS (default "A B C D E"), TEAM_BIG, TEAM_BUILD_TIMEOUT, TEAM_RUN_TIMEOUT (one
-# scan's limit, 120 s), TEAM_B_UNITS, TEAM_B_LAYOUTS, TEAM_CHAIN_UNITS
+# scan's limit, 120 s), TEAM_B_UNITS, TEAM_B_LAYOUTS, TEAM_B_LOOP_LAYOUTS, TEAM_CHAIN_UNITS
 # (part A's sizes in units: "8 32 128 512 2048"), MPGOS (the MPGOS tree: .mpgos/src, made by
 #   mkdir -p .mpgos/src && git --git-dir=<the fetched mirror>/.git archive HEAD \
 #       SourceCodes Tutorials_CoupledSystems_PerBlock/T1_RingOfDuffingOscillators | tar -x -C .mpgos/src
@@ -64,6 +68,7 @@ BUILD_TIMEOUT=${TEAM_BUILD_TIMEOUT:-360}
 RUN_TIMEOUT=${TEAM_RUN_TIMEOUT:-120}
 B_UNITS=${TEAM_B_UNITS:-14 64 128}
 B_LAYOUTS=${TEAM_B_LAYOUTS:-warp8 warp16 warp32 block32 block64 block128}
+B_LOOP_LAYOUTS=${TEAM_B_LOOP_LAYOUTS:-warp16 warp32 block32 block64 block128}
 MPGOS=${MPGOS:-.mpgos/src}
 PY=${PY:-python3}
 export CUDA_MODULE_LOADING=EAGER
@@ -118,8 +123,8 @@ variant() {
     local t0 t1 t2
     t0=$(now)
     # shellcheck disable=SC2086
-    # a team integrates a model written out (arrays kept as loops run one thread per system)
-    case "$opts" in *layout=*) opts="$opts --option arrays=written" ;; esac
+    # a team layout over the model written out, unless the variant asks for its arrays as loops
+    case "$opts" in *arrays=*) ;; *layout=*) opts="$opts --option arrays=written" ;; esac
     build/odegen "$ode" -q -o "$d/gen" $opts 2>"$d/odegen.log" || { echo "{\"variant\": \"$name\", \"error\": \"odegen\"}" >"$d/build.json"; return 1; }
     t1=$(now)
     local m
@@ -142,14 +147,15 @@ variant() {
     layout=$(grep -m1 -o '#define ODE_LAYOUT [0-9]' "$d/gen/$m.cu" | grep -o '[0-9]$')
     team=$(grep -m1 -o '#define ODE_TEAM_SIZE [0-9]*' "$d/gen/$m.cu" | grep -o '[0-9]*$')
     $PY - "$name" "$d/ptxas.log" "$(awk "BEGIN{print $t1 - $t0}")" "$(awk "BEGIN{print $t2 - $t1}")" "${layout:-0}" "${team:-1}" \
-        "$(grep -m1 -o '#define ODE_NSTATE [0-9]*' "$d/gen/$m.cu" | grep -o '[0-9]*$')" >"$d/build.json" <<'PYEOF'
+        "$(grep -m1 -o '#define ODE_NSTATE [0-9]*' "$d/gen/$m.cu" | grep -o '[0-9]*$')" \
+        "$(grep -q 'arrays kept as loops' "$d/gen/$m.cu" && echo loop || echo written)" >"$d/build.json" <<'PYEOF'
 import json, re, sys
-name, log, tr, bu, layout, team, n = sys.argv[1:]
+name, log, tr, bu, layout, team, n, arrays = sys.argv[1:]
 text = open(log).read()
 k = re.search(r"Compiling entry function '(\w*ode_(?:team_)?kernel\w*)' for.*?(\d+) bytes stack frame, (\d+) bytes spill stores, "
               r"(\d+) bytes spill loads\n.*?Used (\d+) registers(?:.*?(\d+) bytes smem)?", text, re.S)
 print(json.dumps(dict(variant=name, translate_s=float(tr), build_s=float(bu), layout=["thread", "warp", "block"][int(layout)],
-                      team=int(team), states=int(n), stack=int(k.group(2)) if k else None,
+                      team=int(team), states=int(n), arrays=arrays, stack=int(k.group(2)) if k else None,
                       spills=int(k.group(3)) + int(k.group(4)) if k else None, registers=int(k.group(5)) if k else None,
                       smem=int(k.group(6) or 0) if k else None)))
 PYEOF
@@ -209,6 +215,12 @@ if part A; then
         has 2048 && spawn chain2048_block512 "$B/ode/chain2048.ode" "--option layout=block --option team=512"
     fi
     for u in $CHAIN_UNITS; do spawn ring$u "$B/ode/ring$u.ode" ""; done
+    # teams over the arrays kept as loops (built in seconds at any size)
+    for u in $CHAIN_UNITS; do
+        [ "$u" -ge 32 ] || continue
+        spawn "chain${u}_loop_warp32" "$B/ode/chain$u.ode" "--option arrays=loop --option layout=warp --option team=32"
+        spawn "chain${u}_loop_block128" "$B/ode/chain$u.ode" "--option arrays=loop --option layout=block --option team=128"
+    done
 fi
 if part B; then
     for u in $B_UNITS; do
@@ -217,6 +229,10 @@ if part B; then
             # (128 units: the rule's own choice is a block of 64, built as mpgos128)
             [ "$u$l" = 128block64 ] && continue
             spawn "mpgos${u}_$l" "$B/ode/mpgos$u.ode" "--option layout=${l%%[0-9]*} --option team=${l##*[a-z]}"
+        done
+        for l in $B_LOOP_LAYOUTS; do   # the same layouts over the arrays kept as loops
+            spawn "mpgos${u}_loop_$l" "$B/ode/mpgos$u.ode" \
+                "--option arrays=loop --option layout=${l%%[0-9]*} --option team=${l##*[a-z]}"
         done
     done
 fi

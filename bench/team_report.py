@@ -28,7 +28,8 @@ def load(path):
 
 
 def lay(b):
-    return b["layout"] if b["layout"] == "thread" else "%s %d" % (b["layout"], b["team"])
+    name = b["layout"] if b["layout"] == "thread" else "%s %d" % (b["layout"], b["team"])
+    return name + (", loops" if b.get("arrays") == "loop" else "")
 
 
 def res(b):

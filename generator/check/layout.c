@@ -1,7 +1,9 @@
 /* layout.c — who integrates one system (`@ layout`, `@ team`; templates/team.h):
  * one thread (the model written out, a system in registers), or a team of
  * threads over the model in loop form, the team a warp's lanes (2 … 32) or a
- * whole block (32 … 1024 threads).
+ * whole block (32 … 1024 threads).  A model whose arrays stay loops
+ * (front/expand.c) is already in loop form: each lane computes its indices of
+ * an array line; one written out gets one lane per scalar equation.
  *
  * The rule when the file names no layout (docs/large.md): one thread per
  * system, unless the model has more than 64 events (a thread's limit), then
@@ -33,16 +35,6 @@ void choose_layout(Checker *c)
     Model *m = c->m;
     const Loc at = m->layout_loc.line ? m->layout_loc : m->team_loc.line ? m->team_loc : c->last_loc;
     m->layout_from_rule = m->layout < 0;
-    /* A model whose arrays stay loops (front/expand.c) is integrated one
-     * system per thread for now: the team integrator takes models written out. */
-    if (m->arrays_kept && m->layout < 0 && m->team <= 1) m->layout = LAYOUT_THREAD;
-    if (m->arrays_kept && (m->layout == LAYOUT_WARP || m->layout == LAYOUT_BLOCK || m->team > 1)) {
-        error_at(m->layout_loc.line ? m->layout_loc : m->team_loc.line ? m->team_loc : at,
-                 "a team of threads integrates a model written out: with arrays kept as loops, add @ arrays=written "
-                 "(or leave the layout to the rule: one thread per system)");
-        m->layout = LAYOUT_THREAD;
-        m->team = 1;
-    }
     if (m->layout < 0) {
         if (m->team > 1) m->layout = m->team <= 32 ? LAYOUT_WARP : LAYOUT_BLOCK;
         else if (m->team == 1 || m->nevent <= 64) m->layout = LAYOUT_THREAD;

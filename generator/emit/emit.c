@@ -69,7 +69,8 @@ static void emit_layout_constants(Emitter *E)
         return;
     }
     buf_printf(o, "#define ODE_LOOP_FORM 1             /* the model in loop form: a team integrates a system */\n");
-    buf_printf(o, "#define ODE_NSCRATCH 0              /* array temporaries: none (the arrays written out) */\n");
+    if (!m->arrays_kept)   /* (else the arrays' own scratch, below) */
+        buf_printf(o, "#define ODE_NSCRATCH 0              /* array temporaries: none (the arrays written out) */\n");
     buf_printf(o, "#ifndef ODE_LAYOUT\n#define ODE_LAYOUT %d               /* %s (team.h)%s */\n#endif\n", m->layout,
                names[m->layout], m->layout_from_rule ? ", the rule's choice for the model's size" : "");
     buf_printf(o, "#ifndef ODE_TEAM_SIZE\n#define ODE_TEAM_SIZE %d            /* threads per team */\n#endif\n", m->team);

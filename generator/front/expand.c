@@ -396,24 +396,6 @@ static long longest_array(const Program *prog, bool *special)
     return longest;
 }
 
-/* The events the program declares, an array of events counted by its
- * elements (event peak[1..128]: 128; a line in a %-block: once per j);
- * *over: the line whose events pass `limit`. */
-static long count_events(const Program *prog, long limit, const Node **over)
-{
-    long n = 0, block = 1;
-    *over = NULL;
-    for (const Node *d = prog->decls; d; d = d->next) {
-        if (d->kind == D_FOR) block = labs((long)d->rhs->num - (long)d->lhs->num) + 1;
-        if (d->kind == D_FOR_END) block = 1;
-        if (d->kind != D_EVENT && d->kind != D_GLOBAL) continue;
-        Walk w = walk_decl_as(d, true);
-        n += block * (w.have_range ? labs(w.range.last - w.range.first) + 1 : 1);
-        if (n > limit && !*over) *over = d;
-    }
-    return n;
-}
-
 /* `@ arrays=loop|written|auto` (check/options.c reports a bad value; the last one wins). */
 static ArrayMode array_mode(const Program *prog)
 {
@@ -512,17 +494,6 @@ Program *expand_arrays(const Program *prog, const Node *needs_derivatives, bool 
                 "the arrays (%ld elements) are written out, not kept as loops: this needs the derivatives of the "
                 "right-hand side, which odegen computes for equations written out only",
                 longest);
-        keep = false;
-    }
-    /* more events than one thread holds (64: check/layout.c): the rule gives the
-     * model a team, and a team integrates models written out */
-    const Node *over = NULL;
-    long events = keep && mode == ARRAYS_AUTO && !special ? count_events(prog, 64, &over) : 0;
-    if (over) {
-        note_at(over->loc,
-                "the arrays (%ld elements) are written out, not kept as loops: the model's %ld events are more than "
-                "one thread holds (64), and the team of threads that integrates it takes a model written out",
-                longest, events);
         keep = false;
     }
     *kept = keep;

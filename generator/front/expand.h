@@ -44,9 +44,8 @@ const char *index_parse(const char *text, size_t len, Index *ix);
  * needs_derivatives, the line that asks) keeps its arrays written out under
  * auto, with a note, since the derivative engine differentiates equations
  * written out only; @ arrays=loop there is an error (deriv/jacobian.c).  A
- * model with more than 64 events (one thread's limit) is written out under
- * auto too, with a note: the rule gives it a team (check/layout.c), and a
- * team integrates models written out. */
+ * model with more than 64 events (one thread's limit) keeps its arrays: the
+ * rule gives it a team (check/layout.c), which integrates the loop form. */
 #define ARRAY_LOOP_MIN 64
 
 typedef enum ArrayMode { ARRAYS_AUTO, ARRAYS_LOOP, ARRAYS_WRITTEN } ArrayMode;
