@@ -214,9 +214,12 @@ Model *check_program(const Program *prog, int precision)
         error_at(dtmax_loc.line > dtmin_loc.line ? dtmax_loc : dtmin_loc,
                  "dtmin (%g) is larger than dtmax (%g)", m->dtmin, m->dtmax);
     choose_layout(c);
-    if (m->nevent > 64 && !m->loop_form)
+    if (m->nevent > 64 && !m->loop_form) {
+        const char *why = team_cannot(m);
         error_at(m->events[64].sym->loc, "too many events for one thread: at most 64 with @ layout=thread "
-                                         "(a team layout, warp or block, has no such limit)");
+                                         "(a team layout, warp or block, has no such limit%s%s)",
+                 why ? ", but " : "", why ? why : "");
+    }
     double product = 1;
     for (int i = 0; i < m->nscan; i++) product *= (double)m->scans[i].n;
     if (product > 4.0e18)

@@ -270,5 +270,8 @@ void check_dae(Checker *c);
 
 /* layout.c */
 void choose_layout(Checker *c);
+/* What keeps a model one system per thread (noise, delays, XPPAUT's globals,
+ * lyapunov, period: the team integrator has none of them), or NULL. */
+const char *team_cannot(const Model *m);
 
 #endif

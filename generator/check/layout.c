@@ -30,6 +30,17 @@ static int pow2_at_least(int n)
     return p;
 }
 
+const char *team_cannot(const Model *m)
+{
+    if (m->nlyap) return "lyapunov is computed one system per thread";
+    if (m->period_field) return "period is computed one system per thread";
+    if (model_has_noise(m)) return "its noise is drawn one system per thread";
+    if (m->ndelay) return "delay(…) keeps each system's past one system per thread";
+    for (int i = 0; i < m->nevent; i++)
+        if (m->events[i].is_global) return "its globals fire by XPPAUT's rules one system per thread";
+    return NULL;
+}
+
 void choose_layout(Checker *c)
 {
     Model *m = c->m;
@@ -37,7 +48,7 @@ void choose_layout(Checker *c)
     m->layout_from_rule = m->layout < 0;
     if (m->layout < 0) {
         if (m->team > 1) m->layout = m->team <= 32 ? LAYOUT_WARP : LAYOUT_BLOCK;
-        else if (m->team == 1 || m->nevent <= 64) m->layout = LAYOUT_THREAD;
+        else if (m->team == 1 || m->nevent <= 64 || team_cannot(m)) m->layout = LAYOUT_THREAD;   /* (check.c says why) */
         else {
             int t = pow2_at_least((m->nstate + STATES_PER_LANE - 1) / STATES_PER_LANE);
             if (t < 32) t = 32;
