@@ -197,16 +197,17 @@ def new_format(path, text):
     return p.stdout
 
 
-def run_xppaut(path, text):
+def run_xppaut(path, text, timeout=120):
     """{output name: rows} of `xppaut FILE -silent`: output.dat, or one
-    SET.dat per `set` block."""
+    SET.dat per `set` block (a run stopped after `timeout` seconds: the
+    directive xpp_timeout=S for files whose XPPAUT runs are long)."""
     fname = os.path.basename(path)
     with tempfile.TemporaryDirectory() as tmp:
         with open(os.path.join(tmp, fname), "w") as f:
             f.write(text)
         for s in sidecars(path):
             shutil.copy(s, tmp)
-        p = subprocess.run([XPPAUT, fname, "-silent"], cwd=tmp, timeout=120, stdout=subprocess.PIPE,
+        p = subprocess.run([XPPAUT, fname, "-silent"], cwd=tmp, timeout=timeout, stdout=subprocess.PIPE,
                            stderr=subprocess.STDOUT, text=True, errors="replace")
         outs = {}
         for f in os.listdir(tmp):
@@ -561,6 +562,7 @@ def corpus_case(path, label=None, meta=None):
     if rc != 0:
         raise Failure("odegen refuses %s:\n%s" % (label, err))
     total = float(meta["total"]) if meta.get("total") else None
+    xto = float(meta.get("xpp_timeout") or 120)
     text = with_total(normalized(raw), total)
     opt = xpp_options(text)
     defaults = []
@@ -585,17 +587,17 @@ def corpus_case(path, label=None, meta=None):
         # instead, on the same output grid (a third, independent integration)
         ref = float(meta["reference"])
         per_row = int(round(opt["dt"] * opt["nout"] / ref))
-        outs, log = run_xppaut(path, before_done(xtext) + "\n@ meth=rungekutta, dt=%r, nout=%d, maxstor=%d\ndone\n" % (
+        outs, log = run_xppaut(path, timeout=xto, text=before_done(xtext) + "\n@ meth=rungekutta, dt=%r, nout=%d, maxstor=%d\ndone\n" % (
             opt["dt"] * opt["nout"] / per_row, per_row, opt["maxstor"]))
     else:
-        outs, log = run_xppaut(path, xtext)
+        outs, log = run_xppaut(path, timeout=xto, text=xtext)
     if opt["meth"] not in FIXED_STEP and not meta.get("reference") and not meta.get("measure"):
         # XPPAUT's own error, for its adaptive and stiff methods (a measurement needs none)
-        halves, _ = run_xppaut(path, before_done(xtext) + "\n@ dt=%r, maxstor=%d\ndone\n" % (
+        halves, _ = run_xppaut(path, timeout=xto, text=before_done(xtext) + "\n@ dt=%r, maxstor=%d\ndone\n" % (
             opt["dt"] / 2, 2 * opt["maxstor"] + 2))
     summaries = []
     if only:
-        outs_only, _ = run_xppaut(path, with_options(text_only, meta.get("xpp")))
+        outs_only, _ = run_xppaut(path, timeout=xto, text=with_options(text_only, meta.get("xpp")))
         summaries.append(check_only(label, only, names, defaults, outs, outs_only))
     given = set_options(path) if sets else {}
     for k, out in enumerate(sets or ["output"]):

@@ -46,7 +46,9 @@ to do is in tests/xpp/real/expect.txt, one line a file:
                declared below its reader a stage behind; the bounds stay
                those of the file's own options),
                and total=T: both programs integrate to T only (a long run
-               made short; the comparison is the same); stochastic: the file
+               made short; the comparison is the same); xpp_timeout=S: each
+               XPPAUT run may take S seconds (120 by default; XPPAUT's cvode at
+               1e-14 over 30000 ms takes minutes on a loaded machine); stochastic: the file
                draws random numbers (wiener, ran, markov, gill), so no run of
                it can agree with XPPAUT's row for row: the summary's share of
                agreeing files is of the deterministic ones
@@ -114,7 +116,7 @@ def xppaut_runs(path, meta, short):
         total = 20 * opt["dt"] * opt["nout"]
     text = tc.with_total(text, total)
     try:
-        outs, _ = tc.run_xppaut(path, text)
+        outs, _ = tc.run_xppaut(path, text, timeout=float(meta.get("xpp_timeout") or 120))
         return bool(outs)
     except Failure:
         return False
