@@ -30,15 +30,39 @@ static int pow2_at_least(int n)
     return p;
 }
 
+/* What keeps a model one system per thread, each with the line that asks for
+ * it, in the order of the messages: lyapunov or period (computed one system
+ * per thread), noise (noise.h's draws and sde.h's steps are written for one
+ * thread), delays (their past lives in integrate.h's rings, delay.h), XPPAUT's
+ * globals (firing.h's rules: carried across zero by other events' statements,
+ * global 0).  The team integrator has none of them.  Returns their number. */
+typedef struct OneThread {
+    const char *what;
+    Loc at;
+} OneThread;
+
+static int one_thread_only(const Model *m, Loc at, OneThread out[4])
+{
+    int n = 0;
+    if (m->nlyap || m->period_field)
+        out[n++] = (OneThread){m->nlyap ? "lyapunov is computed one system per thread"
+                                        : "period is computed one system per thread",
+                               m->nlyap ? m->lyap_loc : m->period_loc};
+    if (model_has_noise(m)) out[n++] = (OneThread){"noise (wiener, ran, normal, markov) is drawn one system per thread", at};
+    if (m->ndelay) out[n++] = (OneThread){"delay(…) keeps each system's past one system per thread", m->delay_loc};
+    for (int i = 0; i < m->nevent; i++)
+        if (m->events[i].is_global) {
+            out[n++] = (OneThread){"a global fires by XPPAUT's rules (carried across zero by statements, global 0) "
+                                   "one system per thread only", m->events[i].sym->loc};
+            break;
+        }
+    return n;
+}
+
 const char *team_cannot(const Model *m)
 {
-    if (m->nlyap) return "lyapunov is computed one system per thread";
-    if (m->period_field) return "period is computed one system per thread";
-    if (model_has_noise(m)) return "its noise is drawn one system per thread";
-    if (m->ndelay) return "delay(…) keeps each system's past one system per thread";
-    for (int i = 0; i < m->nevent; i++)
-        if (m->events[i].is_global) return "its globals fire by XPPAUT's rules one system per thread";
-    return NULL;
+    OneThread why[4];
+    return one_thread_only(m, m->layout_loc, why) ? why[0].what : NULL;
 }
 
 void choose_layout(Checker *c)
@@ -77,31 +101,9 @@ void choose_layout(Checker *c)
         break;
     }
     m->loop_form = m->layout != LAYOUT_THREAD;
-    if (m->loop_form && (m->nlyap || m->period_field))
-        error_at(m->nlyap ? m->lyap_loc : m->period_loc,
-                 "%s is computed one system per thread: it needs @ layout=thread (this model's layout is %s%s)",
-                 m->nlyap ? "lyapunov" : "period", m->layout == LAYOUT_WARP ? "warp" : "block",
-                 m->layout_from_rule ? ", by the rule for its size" : "");
-    /* The noise's draws and the SDE methods' steps (noise.h, sde.h) are
-     * written for one system per thread; the team integrator has neither. */
-    if (m->loop_form && model_has_noise(m))
-        error_at(at, "noise (wiener, ran, normal, markov) is drawn one system per thread: it needs @ layout=thread "
-                     "(this model's layout is %s%s)",
+    OneThread why[4];
+    const int nwhy = m->loop_form ? one_thread_only(m, at, why) : 0;
+    for (int k = 0; k < nwhy; k++)
+        error_at(why[k].at, "%s: it needs @ layout=thread (this model's layout is %s%s)", why[k].what,
                  m->layout == LAYOUT_WARP ? "warp" : "block", m->layout_from_rule ? ", by the rule for its size" : "");
-    /* The past of delay(…) lives in integrate.h's rings (delay.h), which the
-     * team integrator has not. */
-    if (m->loop_form && m->ndelay)
-        error_at(m->delay_loc, "delay(…) keeps each system's past one system per thread: it needs @ layout=thread "
-                               "(this model's layout is %s%s)",
-                 m->layout == LAYOUT_WARP ? "warp" : "block", m->layout_from_rule ? ", by the rule for its size" : "");
-    /* XPPAUT's globals fire by firing.h's rules (carried across zero by other
-     * events' statements, `global 0`), which the team integrator lacks. */
-    for (int i = 0; m->loop_form && i < m->nevent; i++)
-        if (m->events[i].is_global) {
-            error_at(m->events[i].sym->loc,
-                     "a global fires by XPPAUT's rules (carried across zero by statements, global 0) one system "
-                     "per thread only: it needs @ layout=thread (this model's layout is %s%s)",
-                     m->layout == LAYOUT_WARP ? "warp" : "block", m->layout_from_rule ? ", by the rule for its size" : "");
-            break;
-        }
 }
