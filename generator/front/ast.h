@@ -139,7 +139,9 @@ struct Node {
     const char *text; /* N_NUM: the literal as written */
     double num;       /* N_NUM: value; D_GLOBAL: the sign; N_CALL of delay: its
                          call site's number (check/delay.c); an initial value's
-                         S_ASSIGN: 1 when written x(0)=… (check/declare.c) */
+                         S_ASSIGN: 1 when written x(0)=…, 3 when from an array
+                         line x[a..b](0)=… (no delay history), 2 solv's guess
+                         (check/declare.c, check/values.c) */
     Node *lhs, *rhs;  /* operands; S_ASSIGN/D_*: rhs is the value */
     Node *cond;       /* N_IF, S_IF, D_GLOBAL, D_EVENT */
     Node *args;       /* N_CALL, D_CALLDEF, D_TOLERANCE, D_RECORD: list */
