@@ -53,6 +53,44 @@ static const char *item_word(const Node *it)
     return it->rhs->kind == N_NAME ? it->rhs->name : it->rhs->kind == N_NUM ? it->rhs->text : "";
 }
 
+/* Element p's name of an array line kept as a loop (check/arrays.c names them so). */
+static const char *element(const ArrayLine *a, long p)
+{
+    return arena_printf("%s%ld%s", a->prefix, a->mul * (a->first + a->dir * p) + a->add, a->suffix);
+}
+
+/* The kept line of kind ODE with an element named var (NULL: none). */
+static const Node *array_of_element(const Program *prog, const char *var)
+{
+    for (const Node *d = prog->decls; d; d = d->next)
+        if (d->kind == D_ODE && d->array)
+            for (long p = 0; p < d->array->n; p++)
+                if (name_eq(element(d->array, p), var)) return d;
+    return NULL;
+}
+
+/* The names of the declarations of one kind (states, aux) in XPPAUT's columns'
+ * order, appended to args: a declaration's own name, or an array line's
+ * elements, a block's lines interleaved (x1 v1 x2 v2 … for a block of x and v). */
+static void append_names(Node *args, Loc at, const Program *prog, NodeKind kind)
+{
+    for (const Node *d = prog->decls; d; d = d->next) {
+        if (d->kind != kind) continue;
+        if (!d->array) {
+            ast_append(args, ast_name(at, d->name));
+            continue;
+        }
+        if (d->array->block && d->array->pos) continue;   /* (named with the block's first line) */
+        const Node *lines[64];
+        int nl = 0;
+        for (const Node *e = d; e && nl < 64; e = e->next)
+            if (e->kind == kind && e->array && (e == d || (d->array->block && e->array->block == d->array->block)))
+                lines[nl++] = e;
+        for (long p = 0; p < d->array->n; p++)
+            for (int k = 0; k < nl; k++) ast_append(args, ast_name(at, element(lines[k]->array, p)));
+    }
+}
+
 /* XPPAUT's atof/atoi of an option's value (a number, or a word: 0). */
 static double item_number(const Node *it)
 {
@@ -101,15 +139,24 @@ const Program *poincare_map(const Program *prog)
     /* poivar: a state or t; XPPAUT's default is its first variable */
     bool on_t = p.var && name_eq(item_word(p.var), "t");
     if (!p.var) ode = first_ode;
-    if (!ode && !on_t) {
+    const Node *array = !ode && p.var && !on_t ? array_of_element(prog, item_word(p.var)) : NULL;
+    if (array && kind == 'm') {
+        error_at(p.var->rhs->loc, "poivar=%s: an element of an array kept as a loop; write the array out "
+                                  "(@ arrays=written) to take the extrema of it", item_word(p.var));
+        return prog;
+    }
+    if (!ode && !on_t && !array) {
         error_at(p.var ? p.var->rhs->loc : at, "poivar=%s: the Poincaré map's variable must be a state or t",
                  p.var ? item_word(p.var) : "");
         return prog;
     }
-    if (ode && ode->array) {
-        error_at(p.var ? p.var->rhs->loc : at, "poivar=%s: an element of an array kept as a loop; write the array "
-                                               "out (@ arrays=written) to take a section of it", item_word(p.var));
-        return prog;
+    if (ode && ode->array) {   /* (no poivar: XPPAUT's first variable, an array's first element) */
+        if (kind == 'm') {
+            error_at(at, "poimap=max of %s: an element of an array kept as a loop; write the array out "
+                         "(@ arrays=written) to take the extrema of it", element(ode->array, 0));
+            return prog;
+        }
+        array = ode;
     }
     double plane = item_number(p.plane), sign = p.sign ? trunc(item_number(p.sign)) : 1;
     int dir = sign > 0 ? 1 : sign < 0 ? -1 : 0;
@@ -131,7 +178,8 @@ const Program *poincare_map(const Program *prog)
                                                  num(at, plane)));
         dir = 0;
     } else {
-        expr = ast_binary(N_SUB, at, ast_name(at, ode->name), num(at, plane));
+        expr = ast_binary(N_SUB, at, ast_name(at, array ? (p.var ? item_word(p.var) : element(array->array, 0)) : ode->name),
+                          num(at, plane));
     }
     Node *items = assign(at, "dir", num(at, dir));
     ast_append(items, assign(at, "stop", num(at, 1)));
@@ -169,10 +217,8 @@ const Program *poincare_map(const Program *prog)
     if (!has_record) {      /* XPPAUT's row: t (or the period), the states, the aux */
         Node *rec = ast_new(D_RECORD, at);
         rec->args = ast_name(at, kind == 'p' ? "poimap_period" : "t");
-        for (const Node *d = prog->decls; d; d = d->next)
-            if (d->kind == D_ODE) ast_append(rec->args, ast_name(at, d->name));
-        for (const Node *d = prog->decls; d; d = d->next)
-            if (d->kind == D_AUX) ast_append(rec->args, ast_name(at, d->name));
+        append_names(rec->args, at, prog, D_ODE);
+        append_names(rec->args, at, prog, D_AUX);
         added = ast_append(added, rec);
     }
     note_at(at, "XPPAUT's Poincaré map (poimap=%s): each integration ends at the %s (event 'poimap', %s) and the "
