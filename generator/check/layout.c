@@ -5,23 +5,40 @@
  * (front/expand.c) is already in loop form: each lane computes its indices of
  * an array line; one written out gets one lane per scalar equation.
  *
- * The rule when the file names no layout (docs/large.md): one thread per
- * system, unless the model has more than 64 events (a thread's limit), then
- * a team with about STATES_PER_LANE states per lane: the smallest power of
- * two >= states / STATES_PER_LANE, at least 32 and at most 1024; a warp when
- * that is 32, else a block.  A team for a model that fits one thread is
- * asked for with @ layout (bench/team.sh measures where it pays; the rule
- * follows those measurements once they are made on a GPU).
+ * The rule when the file names no layout (docs/large.md), from bench/team.sh's
+ * measurements on an H100 (2026-11-27): one thread per system for a model
+ * written out with at most 64 events (registers pay: the 16-state Duffing
+ * chain runs 19x faster in one thread than in a warp of 4); a team for a
+ * model in loop form (arrays kept: front/expand.h) or with more than 64
+ * events (a thread's limit), with about STATES_PER_LANE states per lane: the
+ * smallest power of two >= states / STATES_PER_LANE, at least 32 and at most
+ * 1024; a warp when that is 32, else a block (a model in loop form with
+ * fewer than TEAM_MIN_STATES states stays one thread).  In loop form one thread
+ * walks every array line alone (the chain of 1024 states: 8.5e9 state-steps
+ * per second one thread per system, 5.7e10 in a block of 128; at 4096 states
+ * one thread per system does not fit the GPU's local memory), and at 8
+ * states per lane the teams were the fastest measured at 256, 1024 and 4096
+ * states (a warp of 32, a block of 128, a block of 512: 6.1e10, 5.6e10 and
+ * 5.0e10 state-steps per second over 2^16, 2^16 and 2^14 systems); at 128
+ * states the rule's warp of 32 gave 4.3e10 where a block of 128 gave 8.4e10
+ * (at 256 states that block was 2.4x slower than the warp: no rule by size
+ * alone fits both; bench/BENCHMARKS.md).  Unless the model
+ * needs one thread (one_thread_only below): then one thread, in loop form.
  * `@ team=N` alone picks the team's size with the rule's layout for it.
- * A scan far smaller than a wave of threads can run faster with teams of a
- * few lanes (each step's chain of dependent operations shortened): that is
- * measured by bench/team.sh (part D) and asked for with `@ layout=warp,
- * team=N`; the rule does not guess it.
+ * A scan far smaller than a wave (a few systems) gains from more lanes
+ * (MPGOS's ring of 128 units, 3 systems: a block of 128 over a block of 64,
+ * 1.4x): `@ layout=block, team=N`; the rule does not know the scan's size.
+ * Teams of 2 or 4 lanes for a small model were slower than one thread at
+ * every scan measured (part D: the valve, Keller–Miksis): the rule keeps
+ * one thread there.
  */
 #include "check/checker.h"
 #include "front/diag.h"
 
-#define STATES_PER_LANE 4
+#define STATES_PER_LANE 8
+/* A model in loop form with fewer states (a special over a few units) stays
+ * one thread: a team would leave most of its 32 lanes idle. */
+#define TEAM_MIN_STATES 64
 
 static int pow2_at_least(int n)
 {
@@ -31,23 +48,31 @@ static int pow2_at_least(int n)
 }
 
 /* What keeps a model one system per thread, each with the line that asks for
- * it, in the order of the messages: lyapunov or period (computed one system
- * per thread), noise (noise.h's draws and sde.h's steps are written for one
- * thread), delays (their past lives in integrate.h's rings, delay.h), XPPAUT's
- * globals (firing.h's rules: carried across zero by other events' statements,
- * global 0).  The team integrator has none of them.  Returns their number. */
+ * it, in the order of the messages: lyapunov, period or attractor (computed
+ * one system per thread: tangent.h, period.h), a map (map.h iterates one
+ * system per thread), noise (noise.h's draws and sde.h's steps are written
+ * for one thread), delays (their past lives in integrate.h's rings, delay.h),
+ * XPPAUT's globals (firing.h's rules: carried across zero by other events'
+ * statements, global 0).  The team integrator has none of them.  Returns
+ * their number. */
 typedef struct OneThread {
     const char *what;
     Loc at;
 } OneThread;
 
-static int one_thread_only(const Model *m, Loc at, OneThread out[4])
+#define ONE_THREAD_MAX 5
+
+static int one_thread_only(const Model *m, Loc at, OneThread out[ONE_THREAD_MAX])
 {
     int n = 0;
-    if (m->nlyap || m->period_field)
+    if (m->nlyap || m->period_field || m->attractor_field)
         out[n++] = (OneThread){m->nlyap ? "lyapunov is computed one system per thread"
-                                        : "period is computed one system per thread",
-                               m->nlyap ? m->lyap_loc : m->period_loc};
+                               : m->period_field ? "period is computed one system per thread"
+                                                 : "attractor is computed one system per thread",
+                               m->nlyap ? m->lyap_loc : m->period_field ? m->period_loc : m->attractor_loc};
+    if (m->method == METH_DISCRETE)
+        out[n++] = (OneThread){"a map (meth=discrete) is iterated one system per thread",
+                               m->map_loc.line ? m->map_loc : m->method_loc.line ? m->method_loc : at};
     if (model_has_noise(m)) out[n++] = (OneThread){"noise (wiener, ran, normal, markov) is drawn one system per thread", at};
     if (m->ndelay) out[n++] = (OneThread){"delay(…) keeps each system's past one system per thread", m->delay_loc};
     for (int i = 0; i < m->nevent; i++)
@@ -61,7 +86,7 @@ static int one_thread_only(const Model *m, Loc at, OneThread out[4])
 
 const char *team_cannot(const Model *m)
 {
-    OneThread why[4];
+    OneThread why[ONE_THREAD_MAX];
     return one_thread_only(m, m->layout_loc, why) ? why[0].what : NULL;
 }
 
@@ -72,7 +97,8 @@ void choose_layout(Checker *c)
     m->layout_from_rule = m->layout < 0;
     if (m->layout < 0) {
         if (m->team > 1) m->layout = m->team <= 32 ? LAYOUT_WARP : LAYOUT_BLOCK;
-        else if (m->team == 1 || m->nevent <= 64 || team_cannot(m)) m->layout = LAYOUT_THREAD;   /* (check.c says why) */
+        else if (m->team == 1 || (m->nevent <= 64 && !(m->arrays_kept && m->nstate >= TEAM_MIN_STATES)) || team_cannot(m))
+            m->layout = LAYOUT_THREAD;   /* (past 64 events: check.c says why) */
         else {
             int t = pow2_at_least((m->nstate + STATES_PER_LANE - 1) / STATES_PER_LANE);
             if (t < 32) t = 32;
@@ -101,7 +127,7 @@ void choose_layout(Checker *c)
         break;
     }
     m->loop_form = m->layout != LAYOUT_THREAD;
-    OneThread why[4];
+    OneThread why[ONE_THREAD_MAX];
     const int nwhy = m->loop_form ? one_thread_only(m, at, why) : 0;
     for (int k = 0; k < nwhy; k++)
         error_at(why[k].at, "%s: it needs @ layout=thread (this model's layout is %s%s)", why[k].what,

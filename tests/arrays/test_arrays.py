@@ -21,6 +21,7 @@ must give the same numbers as the same model written out.
   4096 states (and the translation at 10^5 states) are printed, not asserted.
 """
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -210,12 +211,31 @@ def test_auto_threshold():
     """auto: arrays of 64 elements or more stay arrays, of 63 are written out;
     a stiff method or lyapunov writes them out, with a note at its line; so do
     more than 64 events (the rule's team integrates the model written out)."""
-    for n, loop in ((63, False), (64, True)):
+    # the rule's layout (check/layout.c): one thread written out; in loop form a team of about
+    # 8 states per lane, a warp of 32 at least (bench/team.sh, part A)
+    for n, loop, layout in ((63, False, ("0", None)), (64, True, ("1", "32")), (512, True, ("2", "128")),
+                            (2048, True, ("2", "512"))):
         path = write("auto%d" % n, chain_text(n))
         p = odegen(path, "-o", "auto%d" % n)
         ot.check(p.returncode == 0, p.stderr)
         src = open(os.path.join(WORK, "auto%d" % n, "auto%d.cu" % n)).read()
         ot.check(("ODE_TEAM_FOR" in src) == loop, "auto at %d elements: loop form %s" % (n, not loop))
+        got = (re.search(r"#define ODE_LAYOUT (\d) ", src).group(1),
+               (re.search(r"#define ODE_TEAM_SIZE (\d+) ", src) or [None, None])[1])
+        ot.check(got == layout, "auto at %d elements: layout and team %s expected, got %s" % (
+                     n, layout, got))
+    # in loop form but one thread: what a team does not integrate (a map, a delay), and a
+    # model of fewer than 64 states (a special over a few units)
+    for name, text in (("auto_map", "x[0..63]' = 3.8*x[j]*(1-x[j]) + 0.01*(x0-x[j])\nx[0..63](0)=0.1\n@ meth=discrete\ndone\n"),
+                       ("auto_delay", "par c=0.1\nx[0..63]' = -delay(x[j], 1) + c*x0\nx[0..63](0)=1\n@ delay=2\ndone\n"),
+                       ("auto_small_special", "par c=0.1\nspecial k=mmult(4,4,w,x0)\ntable w % 16 0 15 t/16\n"
+                                              "x[0..3]' = -x[j] + c*k([j])\ndone\n")):
+        path = write(name, text)
+        p = odegen(path, "-o", name)
+        ot.check(p.returncode == 0, name + ": " + p.stderr)
+        src = open(os.path.join(WORK, name, name + ".cu")).read()
+        ot.check("ODE_TEAM_FOR" in src and re.search("#define ODE_LAYOUT 0 ", src),
+                 name + ": one thread over the loop form expected, got " + str(re.findall("#define ODE_LAYOUT .*", src)))
     diffusion = ("par c=0.1\nx[1..64]'=-x[j]+c*(x[j-1]-2*x[j]+x[j+1])\nx0=0\nx65=0\n"
                  "X=sum(1,100)of(i'*x1)\naux xm=X\n%s\ndone\n")
     path = write("auto_stiff", diffusion % "@ meth=rodas5p")
@@ -253,7 +273,9 @@ def test_team_emulation():
     bits in both orders (no missing barrier), rounding only otherwise."""
     sums = open(os.path.join(ROOT, "tests", "xpp", "sums", "sum_bounds_loop.ode")).read()   # (sums of parameters' bounds)
     for name, text in (("emu_chain", CHAIN), ("emu_ring", RING), ("emu_special", SPECIAL_RING), ("emu_sums", sums)):
-        path = write(name, with_mode(text, "loop"))
+        # (one thread's layout over the loop form: the file holds both the team's functions and the
+        # per-thread ones they are compared with; the rule would give the larger models a team)
+        path = write(name, with_mode(text, "loop").replace("\ndone", "\n@ layout=thread\ndone", 1))
         p = odegen(path, "-o", name)
         ot.check(p.returncode == 0, p.stderr)
         exe = os.path.join(WORK, name + "_emulate")
@@ -290,7 +312,9 @@ def test_sizes():
         t_translate = time.time() - t0
         ot.check(p.returncode == 0, p.stderr)
         cu = os.path.join(WORK, name, name + ".cu")
-        lines = sum(1 for _ in open(cu))
+        src = open(cu).read()
+        lines = src.count("\n")
+        layout = re.search(r"#define ODE_LAYOUT (\d)", src).group(1)
         t_cc = None   # (2·10^5 states: translated only; its loop form is the same text as 4096's)
         if half <= 2048:
             t0 = time.time()
@@ -300,21 +324,24 @@ def test_sizes():
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
             t_cc = time.time() - t0
             ot.check(q.returncode == 0, q.stderr[-3000:])
-        return half, mode, t_translate, t_cc, lines
+        return half, mode, t_translate, t_cc, lines, layout
 
     from concurrent.futures import ThreadPoolExecutor
     with ThreadPoolExecutor(at_once) as pool:
         results = list(pool.map(one, sorted(sizes)))
     print("        %7s %-8s %10s %10s %8s" % ("states", "form", "translate", "cc -O2" if ot.BACKEND == "cpu" else
                                                "nvcc -O3%s" % (" (%d at once)" % at_once if at_once > 1 else ""), "lines"))
-    loop_lines = []
-    for half, mode, t_translate, t_cc, lines in results:
-        print("        %7d %-8s %9.2fs %10s %8d" % (2 * half, mode, t_translate,
-                                                 "%.2fs" % t_cc if t_cc is not None else "-", lines), flush=True)
+    loop_lines = {}   # by layout: the rule's team (64 states or more) adds the team's templates
+    for half, mode, t_translate, t_cc, lines, layout in results:
+        print("        %7d %-8s %9.2fs %10s %8d  %s" % (2 * half, mode, t_translate,
+                                                     "%.2fs" % t_cc if t_cc is not None else "-", lines,
+                                                     {"0": "thread", "1": "warp", "2": "block"}[layout]), flush=True)
         if mode == "loop":   # (the generated source holds the templates: about 12000 lines for any model)
-            loop_lines.append(lines)
-    ot.check(max(loop_lines) - min(loop_lines) < 100,
-             "the loop form's source grows with n: %d … %d lines" % (min(loop_lines), max(loop_lines)))
+            loop_lines.setdefault(layout, []).append(lines)
+    for layout, counts in loop_lines.items():
+        ot.check(max(counts) - min(counts) < 100,
+                 "the loop form's source grows with n: %d … %d lines" % (min(counts), max(counts)))
+    ot.check(len(loop_lines["2"]) >= 2, "the rule's block at 1024 states and more: %s" % loop_lines)
 
 
 TESTS = [

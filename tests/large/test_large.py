@@ -67,10 +67,16 @@ def layouts(name, text, team_layouts, args, tol, loop=False):
                 opts += ["--option", f]
             builds.append((name + ("_loop_" if arrays == "loop" else "_") + "_".join(f.split("=")[1] for f in flags if "=" in f),
                            opts))
-    # built at once (nvcc of a model written out takes minutes: the cable's 400 states)
+    # built at once (nvcc of a model written out takes minutes: the cable's 400 states).
+    # On the GPU without nvcc's contractions: it fuses a*b+c into an FMA where the code's
+    # shape lets it, and the loop form's shape is not the written-out one's (the forced
+    # Duffing chain's loop form in a warp of 4 was 2.2e-9 from one thread on the H100,
+    # its rounding grown over the chaotic orbit); without FMAs the layouts differ by
+    # what they compute, not by what nvcc fused.
+    nvccflags = "-O3 -fmad=false" if BACKEND == "gpu" else None
     from concurrent.futures import ThreadPoolExecutor
     with ThreadPoolExecutor(len(builds)) as pool:
-        runners = list(pool.map(lambda b: build(b[0], text, flags=b[1], sanitize=False), builds))
+        runners = list(pool.map(lambda b: build(b[0], text, flags=b[1], nvccflags=nvccflags, sanitize=False), builds))
     ref = run(runners[0], *args)
     for (tag, _), runner in zip(builds[1:], runners[1:]):
         got = run(runner, *args)
