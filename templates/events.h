@@ -325,10 +325,15 @@ ODE_HD static ODE_INLINE int ode_event_scan(const OdeSystem *s, const OdeDense *
 ODE_HD static ODE_INLINE ode_real ode_event_rate(const OdeSystem *s, int e, ode_real t, const ode_real *y,
                                                  const ode_real *f, ode_real *gy)
 {
+#if defined(ODE_HAS_EVENT_JVP_ONE) && ODE_HAS_EVENT_JVP_ONE   /* (the same terms, the zeros skipped) */
+    (void)gy;
+    return ode_model_event_jvp(s, e, t, y, f, ODE_R(1.0));
+#else
     ode_real gt;
     ode_model_event_grad(s, e, t, y, gy, &gt);
     ODE_FOR_STATES(j) gt += gy[j] * f[j];
     return gt;
+#endif
 }
 
 /* 1 when no event can cross or enter its zone in the accepted step

@@ -265,6 +265,9 @@ ODE_HD static ODE_INLINE void ode_model_events_jvp_team(const OdeSystem *ode_s, 
                                                         ode_real *ode_scratch, OdeTeam ode_team)
 {
     (void)ode_scratch;
+#if defined(ODE_HAS_EVENT_JVP_ONE) && ODE_HAS_EVENT_JVP_ONE   /* (the non-zero terms only: no n values per event) */
+    ODE_TEAM_FOR(e, ODE_NEVENT) ode_gv[e] = ode_model_event_jvp(ode_s, e, t, ode_y, ode_v, ode_vt);
+#else
     ODE_TEAM_FOR(e, ODE_NEVENT) {
         ode_real gy[ODE_ALLOC(ODE_NSTATE)], gt;
         ode_model_event_grad(ode_s, e, t, ode_y, gy, &gt);
@@ -272,6 +275,7 @@ ODE_HD static ODE_INLINE void ode_model_events_jvp_team(const OdeSystem *ode_s, 
         ODE_UNROLL for (int j = 0; j < ODE_NSTATE; j++) gt += gy[j] * ode_v[j];
         ode_gv[e] = gt;
     }
+#endif
 }
 #define ODE_HAS_EVENT_JVP 1
 #endif

@@ -537,6 +537,52 @@ static void emit_event_grad(Emitter *E, const Jacobian *J)
     buf_puts(o, "    default: break;\n    }\n}\n\n");
 }
 
+/* Event ode_e's derivative along (ode_vt, ode_v): dg/dt ode_vt + sum over j of dg/dy_j ode_v[j], its
+ * non-zero terms only, dg/dt's first and then the states' in order — ode_model_event_grad's
+ * terms in its order, without a gradient of every state per event: the bound that spares a
+ * step the scan (events.h, team_events.h) asks it of every event at every step, and a model
+ * of many states and events (a ring of 128 units, an event per unit) would otherwise fill
+ * and read n values per event there (a 1 KB stack per lane for MPGOS's ring of 64 units). */
+static void emit_event_jvp(Emitter *E, const Jacobian *J)
+{
+    const Model *m = J->m;
+    Buf *o = E->out;
+    int n = m->nstate;
+    buf_puts(o, "/* Event ode_e's derivative along (ode_vt, ode_v) at (t, ode_y): dg/dt*ode_vt + sum_j dg/dy_j*ode_v[j],\n"
+                " * the non-zero terms in ode_model_event_grad's order. */\n"
+                "#define ODE_HAS_EVENT_JVP_ONE 1\n");
+    buf_printf(o, "ODE_HD static ODE_INLINE ode_real ode_model_event_jvp(const OdeSystem *ode_s, int ode_e, ode_real t,\n"
+                  "                                                    const ode_real *ode_y, const ode_real *ode_v,\n"
+                  "                                                    ode_real ode_vt)\n{\n"
+                  "    (void)ode_s;\n    (void)t;\n    (void)ode_y;\n    (void)ode_v;\n    (void)ode_vt;\n"
+                  "    switch (ode_e) {\n");
+    const char *zero = c_literal(0.0, E->single);
+    for (int e = 0; e < m->nevent; e++) {
+        const Event *ev = &m->events[e];
+        const EventGrad *eg = &J->ev[e];
+        Out *outs = arena_alloc(sizeof(Out) * (size_t)(n + 2));
+        int *col = arena_alloc(sizeof(int) * (size_t)(n + 1));
+        int k = 0, ncol = 0;
+        if (!xg_is_const(eg->gt, 0)) outs[k++] = (Out){"ode_gt", eg->gt, "d(g)/dt", ev->line, NULL};
+        for (int j = 0; j < n; j++)
+            if (!xg_is_const(eg->gy[j], 0)) {
+                outs[k++] = (Out){arena_printf("ode_gj[%d]", ncol), eg->gy[j],
+                                  arena_printf("d(g)/d(%s)", state_name(m, j)), ev->line, NULL};
+                col[ncol++] = j;
+            }
+        if (!k) continue;
+        buf_printf(o, "    case %d: {   /* %s %s  (%s:%d) */\n", e, ev->is_global ? "global" : "event",
+                   ev->sym->name, E->path_comment, ev->line);
+        buf_printf(o, "        ode_real ode_gt = %s;\n", zero);
+        if (ncol) buf_printf(o, "        ode_real ode_gj[%d];\n", ncol);
+        emit_outputs(E, J, outs, k, AT_STAGE, "        ");
+        buf_puts(o, "        ode_real ode_acc = ode_gt * ode_vt;\n");
+        for (int c = 0; c < ncol; c++) buf_printf(o, "        ode_acc += ode_gj[%d] * ode_v[%d];\n", c, col[c]);
+        buf_puts(o, "        return ode_acc;\n    }\n");
+    }
+    buf_printf(o, "    default: return %s * ode_vt;   /* (a gradient of zeros) */\n    }\n}\n\n", zero);
+}
+
 /* The Jacobian of one block's map of the states, into ode_R (and ode_Rt). */
 static void emit_reset_body(Emitter *E, const Jacobian *J, const ResetJac *r, bool with_t, const char *pad)
 {
@@ -642,6 +688,7 @@ void emit_jacobian(Emitter *E)
     } else {
         buf_puts(o, "#define ODE_HAS_EVENT_GRAD 1\n");
         emit_event_grad(E, J);
+        emit_event_jvp(E, J);
         emit_event_smooth(E, J);
     }
     if (J->fail[JAC_RESETS].failed) {

@@ -298,6 +298,18 @@ static void check_events(const OdeSystem *s, int pt)
             double a = j < N ? gy[j] : gt;
             compare(&c_egrad, &a, est + j * NE + e, g + e, scale + e, 1, ins[j].name, pt);
         }
+#if defined(ODE_HAS_EVENT_JVP_ONE) && ODE_HAS_EVENT_JVP_ONE
+        /* the derivative along a direction (the bound's, events.h): the gradient's terms in its
+         * order, the zeros skipped — the same number as the gradient's dot product */
+        double v[N], vt = 0.75 + 0.125 * e, dot = gt * vt;
+        for (int j = 0; j < N; j++) v[j] = (j % 3 - 1) * (1.0 + 0.25 * j) + 0.5 * pt;
+        for (int j = 0; j < N; j++) dot += gy[j] * v[j];
+        double jvp = ode_model_event_jvp(s, e, s->t, s->y, v, vt);
+        if (!(jvp == dot || (isnan(jvp) && isnan(dot)))) {
+            printf("FAIL event_jvp: event %d at point %d: %.17g, the gradient's dot product %.17g\n", e, pt, jvp, dot);
+            failed = 1;
+        }
+#endif
     }
 #else
     (void)s, (void)pt;
