@@ -40,9 +40,10 @@
 # block128) are the same layouts over the arrays kept as loops, built in seconds (and
 # the rule's own mpgos128: 128 events, a block of 64 over the loops).  Part A adds the
 # chain's loop form in a warp of 32 and a block of 128 at every size from 64 states.
-# In 10-minute calls on 16 cores (JOBS=12):
-#   TEAM_PARTS="A E";  TEAM_PARTS="C D";  TEAM_PARTS=B TEAM_B_UNITS="14 64";
-#   TEAM_PARTS=B TEAM_B_UNITS=128 TEAM_B_LAYOUTS="warp32 block128" TEAM_BUILD_TIMEOUT=540.
+# In 10-minute calls on 16 cores (JOBS=14; the H100's times of 2026-11-27):
+#   TEAM_PARTS="A E" (385 s);  TEAM_PARTS="C D" (131 s);
+#   TEAM_PARTS=B TEAM_B_LAYOUTS="block64" (142 s: 14, 64 and 128 units; the written-out 128-unit
+#   layouts take nvcc minutes each: TEAM_B_LAYOUTS=" " leaves the written-out ones out).
 #
 # Environment: BENCH_OUT (bench/out), ARCH (sm_90), JOBS (parallel builds, 8),
 # TEAM_PARTS (default "A B C D E"), TEAM_BIG, TEAM_BUILD_TIMEOUT, TEAM_RUN_TIMEOUT (one
