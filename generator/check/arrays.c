@@ -38,9 +38,12 @@ static SymKind line_kind(NodeKind k)
     return k == D_ODE ? SYM_STATE : k == D_TEMP ? SYM_TEMP : SYM_AUX;
 }
 
-/* The kept lines of d's block of d's kind (d itself when it has no block):
- * consecutive in the program (front/expand.c writes them so). */
-static int block_lines(Node *d, Node **lines, int max)
+const char *array_element_name(const ArrayLine *a, long p)
+{
+    return element_name(a, a->mul, a->add, a->prefix, a->suffix, p);
+}
+
+int array_block_lines(Node *d, Node **lines, int max)
 {
     int n = 0;
     for (Node *e = d; e && n < max; e = e->next) {
@@ -58,7 +61,7 @@ void declare_array_lines(Checker *c, Node *d)
     Model *m = c->m;
     if (d->sym) return;   /* declared with an earlier line of its block */
     Node *lines[64];
-    int nl = block_lines(d, lines, 64);
+    int nl = array_block_lines(d, lines, 64);
     if (nl != d->array->nlines) {
         error_at(d->loc, "an array block may hold at most 64 lines of each kind");
         return;

@@ -145,6 +145,12 @@ void check_specials(Checker *c);
 
 /* ---- arrays.c: arrays kept as loops */
 
+/* Element p (0 … n-1) of an array line kept as a loop: its name (x5 of x[0..63] for p = 5). */
+const char *array_element_name(const ArrayLine *a, long p);
+/* The kept lines of d's block of d's kind (d itself when it has no block), at most max:
+ * consecutive in the program (front/expand.c writes them so). */
+int array_block_lines(Node *d, Node **lines, int max);
+
 /* The elements of an array line (and of the lines of its block of its kind). */
 void declare_array_lines(Checker *c, Node *d);
 /* x[j+1] and [j] in an array line, an element named as a scalar (u5): true

@@ -53,41 +53,33 @@ static const char *item_word(const Node *it)
     return it->rhs->kind == N_NAME ? it->rhs->name : it->rhs->kind == N_NUM ? it->rhs->text : "";
 }
 
-/* Element p's name of an array line kept as a loop (check/arrays.c names them so). */
-static const char *element(const ArrayLine *a, long p)
-{
-    return arena_printf("%s%ld%s", a->prefix, a->mul * (a->first + a->dir * p) + a->add, a->suffix);
-}
-
 /* The kept line of kind ODE with an element named var (NULL: none). */
 static const Node *array_of_element(const Program *prog, const char *var)
 {
     for (const Node *d = prog->decls; d; d = d->next)
         if (d->kind == D_ODE && d->array)
             for (long p = 0; p < d->array->n; p++)
-                if (name_eq(element(d->array, p), var)) return d;
+                if (name_eq(array_element_name(d->array, p), var)) return d;
     return NULL;
 }
 
 /* The names of the declarations of one kind (states, aux) in XPPAUT's columns'
  * order, appended to args: a declaration's own name, or an array line's
- * elements, a block's lines interleaved (x1 v1 x2 v2 … for a block of x and v). */
+ * elements, a block's lines interleaved (x1 v1 x2 v2 … for a block of x and v;
+ * a block of more than 64 lines of a kind is refused where it is declared). */
 static void append_names(Node *args, Loc at, const Program *prog, NodeKind kind)
 {
-    for (const Node *d = prog->decls; d; d = d->next) {
+    for (Node *d = prog->decls; d; d = d->next) {
         if (d->kind != kind) continue;
         if (!d->array) {
             ast_append(args, ast_name(at, d->name));
             continue;
         }
-        if (d->array->block && d->array->pos) continue;   /* (named with the block's first line) */
-        const Node *lines[64];
-        int nl = 0;
-        for (const Node *e = d; e && nl < 64; e = e->next)
-            if (e->kind == kind && e->array && (e == d || (d->array->block && e->array->block == d->array->block)))
-                lines[nl++] = e;
+        if (d->array->pos) continue;   /* (named with the block's first line) */
+        Node *lines[64];
+        const int nl = array_block_lines(d, lines, 64);
         for (long p = 0; p < d->array->n; p++)
-            for (int k = 0; k < nl; k++) ast_append(args, ast_name(at, element(lines[k]->array, p)));
+            for (int k = 0; k < nl; k++) ast_append(args, ast_name(at, array_element_name(lines[k]->array, p)));
     }
 }
 
@@ -153,7 +145,7 @@ const Program *poincare_map(const Program *prog)
     if (ode && ode->array) {   /* (no poivar: XPPAUT's first variable, an array's first element) */
         if (kind == 'm') {
             error_at(at, "poimap=max of %s: an element of an array kept as a loop; write the array out "
-                         "(@ arrays=written) to take the extrema of it", element(ode->array, 0));
+                         "(@ arrays=written) to take the extrema of it", array_element_name(ode->array, 0));
             return prog;
         }
         array = ode;
@@ -178,7 +170,7 @@ const Program *poincare_map(const Program *prog)
                                                  num(at, plane)));
         dir = 0;
     } else {
-        expr = ast_binary(N_SUB, at, ast_name(at, array ? (p.var ? item_word(p.var) : element(array->array, 0)) : ode->name),
+        expr = ast_binary(N_SUB, at, ast_name(at, array ? (p.var ? item_word(p.var) : array_element_name(array->array, 0)) : ode->name),
                           num(at, plane));
     }
     Node *items = assign(at, "dir", num(at, dir));
