@@ -506,6 +506,26 @@ static void emit_event_smooth(Emitter *E, const Jacobian *J)
     buf_puts(o, "    default: return 0;\n    }\n}\n\n");
 }
 
+/* Event e's gradient's non-zero entries as outputs: dg/dy_j into gy[j] (compact: into
+ * gy[c], the c-th non-zero one, its state's index into cols[c]), then dg/dt into gt.
+ * Returns their number. */
+static int event_grad_outs(const Jacobian *J, int e, const char *gy, bool compact, const char *gt, Out *outs, int *cols)
+{
+    const Model *m = J->m;
+    const Event *ev = &m->events[e];
+    const EventGrad *eg = &J->ev[e];
+    int k = 0, c = 0;
+    for (int j = 0; j < m->nstate; j++)
+        if (!xg_is_const(eg->gy[j], 0)) {
+            outs[k++] = (Out){arena_printf("%s[%d]", gy, compact ? c : j), eg->gy[j],
+                              arena_printf("d(g)/d(%s)", state_name(m, j)), ev->line, NULL};
+            if (cols) cols[c] = j;
+            c++;
+        }
+    if (!xg_is_const(eg->gt, 0)) outs[k++] = (Out){gt, eg->gt, "d(g)/dt", ev->line, NULL};
+    return k;
+}
+
 static void emit_event_grad(Emitter *E, const Jacobian *J)
 {
     const Model *m = J->m;
@@ -520,14 +540,8 @@ static void emit_event_grad(Emitter *E, const Jacobian *J)
     buf_printf(o, "    *ode_gt = %s;\n    switch (ode_e) {\n", c_literal(0.0, E->single));
     for (int e = 0; e < m->nevent; e++) {
         const Event *ev = &m->events[e];
-        const EventGrad *eg = &J->ev[e];
         Out *outs = arena_alloc(sizeof(Out) * (size_t)(n + 2));
-        int k = 0;
-        for (int j = 0; j < n; j++)
-            if (!xg_is_const(eg->gy[j], 0))
-                outs[k++] = (Out){arena_printf("ode_gy[%d]", j), eg->gy[j],
-                                  arena_printf("d(g)/d(%s)", state_name(m, j)), ev->line, NULL};
-        if (!xg_is_const(eg->gt, 0)) outs[k++] = (Out){"*ode_gt", eg->gt, "d(g)/dt", ev->line, NULL};
+        const int k = event_grad_outs(J, e, "ode_gy", false, "*ode_gt", outs, NULL);
         if (!k) continue;
         buf_printf(o, "    case %d: {   /* %s %s  (%s:%d) */\n", e, ev->is_global ? "global" : "event",
                    ev->sym->name, E->path_comment, ev->line);
@@ -559,17 +573,10 @@ static void emit_event_jvp(Emitter *E, const Jacobian *J)
     const char *zero = c_literal(0.0, E->single);
     for (int e = 0; e < m->nevent; e++) {
         const Event *ev = &m->events[e];
-        const EventGrad *eg = &J->ev[e];
         Out *outs = arena_alloc(sizeof(Out) * (size_t)(n + 2));
         int *col = arena_alloc(sizeof(int) * (size_t)(n + 1));
-        int k = 0, ncol = 0;
-        if (!xg_is_const(eg->gt, 0)) outs[k++] = (Out){"ode_gt", eg->gt, "d(g)/dt", ev->line, NULL};
-        for (int j = 0; j < n; j++)
-            if (!xg_is_const(eg->gy[j], 0)) {
-                outs[k++] = (Out){arena_printf("ode_gj[%d]", ncol), eg->gy[j],
-                                  arena_printf("d(g)/d(%s)", state_name(m, j)), ev->line, NULL};
-                col[ncol++] = j;
-            }
+        const int k = event_grad_outs(J, e, "ode_gj", true, "ode_gt", outs, col);
+        const int ncol = k - !xg_is_const(J->ev[e].gt, 0);
         if (!k) continue;
         buf_printf(o, "    case %d: {   /* %s %s  (%s:%d) */\n", e, ev->is_global ? "global" : "event",
                    ev->sym->name, E->path_comment, ev->line);
