@@ -321,20 +321,17 @@ ODE_HD static ODE_INLINE int ode_event_scan(const OdeSystem *s, const OdeDense *
 #endif
 
 #if ODE_EVENT_BOUNDS
-/* dg/dt of event e at (t, y) where y' = f. */
+#if !(defined(ODE_HAS_EVENT_JVP_ONE) && ODE_HAS_EVENT_JVP_ONE)   /* (a model without ode_model_event_jvp) */
+/* dg/dt of event e at (t, y) where y' = f; gy: the gradient, which the rows' bound reads too. */
 ODE_HD static ODE_INLINE ode_real ode_event_rate(const OdeSystem *s, int e, ode_real t, const ode_real *y,
                                                  const ode_real *f, ode_real *gy)
 {
-#if defined(ODE_HAS_EVENT_JVP_ONE) && ODE_HAS_EVENT_JVP_ONE   /* (the same terms, the zeros skipped) */
-    (void)gy;
-    return ode_model_event_jvp(s, e, t, y, f, ODE_R(1.0));
-#else
     ode_real gt;
     ode_model_event_grad(s, e, t, y, gy, &gt);
     ODE_FOR_STATES(j) gt += gy[j] * f[j];
     return gt;
-#endif
 }
+#endif
 
 /* 1 when no event can cross or enter its zone in the accepted step
  * (t, y) → (t + h, ynew) with stages st, extension D and event values g0,
@@ -355,8 +352,15 @@ ODE_HD static ODE_INLINE int ode_events_clear(const OdeSystem *s, ode_real t, od
     ODE_FOR_EVENTS(e) {
         if (ODE_IS_EXACT(e)) continue;
         if (!ode_event_smooth(e)) return 0;
-        ode_real gy[ODE_ALLOC(ODE_NSTATE)];
         const ode_real d = g1[e] - g0[e];
+#if defined(ODE_HAS_EVENT_JVP_ONE) && ODE_HAS_EVENT_JVP_ONE   /* (the gradient's non-zero terms only) */
+        const ode_real a1 = h * ode_model_event_jvp(s, e, t + h, ynew, f1, ODE_R(1.0)) - d;
+        const ode_real a0 = h * ode_model_event_jvp(s, e, t, y, f0, ODE_R(1.0)) - d;
+        ode_real reach = ode_fmax(ode_fabs(a0), ode_fabs(a1));   /* 4 x the cubic's bound */
+        ODE_UNROLL for (int r = 3; r < ODE_NF; r++)             /* the method's own rows (∇g at t) */
+            reach += ODE_R(0.25) * ode_fabs(ode_model_event_jvp(s, e, t, y, D->F[r], ODE_R(0.0)));
+#else
+        ode_real gy[ODE_ALLOC(ODE_NSTATE)];
         const ode_real a1 = h * ode_event_rate(s, e, t + h, ynew, f1, gy) - d;
         const ode_real a0 = h * ode_event_rate(s, e, t, y, f0, gy) - d;
         ode_real reach = ode_fmax(ode_fabs(a0), ode_fabs(a1));   /* 4 x the cubic's bound */
@@ -365,6 +369,7 @@ ODE_HD static ODE_INLINE int ode_events_clear(const OdeSystem *s, ode_real t, od
             ODE_FOR_STATES(j) gf += gy[j] * D->F[r][j];
             reach += ODE_R(0.25) * ode_fabs(gf);
         }
+#endif
         const ode_real tol = ode_event_tol(e);
         clear &= ode_fmin(g0[e], g1[e]) - reach > tol || ode_fmax(g0[e], g1[e]) + reach < -tol;
     }

@@ -326,7 +326,10 @@ ODE_HD static ODE_INLINE void ode_integrate_sampled(OdeSystem *s, const OdeOptio
     if (!(s->t1 > s->t) || (!ODE_ADAPTIVE && !(s->t + ODE_OPT_DT > s->t))) s->status = ODE_STATUS_EMPTY;
     const int empty = s->status == ODE_STATUS_EMPTY;
 #if ODE_NALG > 0
-    /* Consistent initial values: the unknowns solved from their guesses (dae.h). */
+    /* Consistent initial values: the unknowns solved from their guesses (dae.h). The branch's
+     * sign is 0 until ode_dae_init finds it: the events' first values below read it (through
+     * ode_dae_newton) also where the window is empty or the init failed. */
+    s->dae_sign = 0;
     if (!empty && !ode_dae_init(s)) s->status = ODE_STATUS_DAE_FAILED;
     s->dae_fail = 0;
     int dae_ok = 1;                        /* the unknowns were solved after the last step */

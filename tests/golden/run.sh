@@ -55,11 +55,22 @@ for ode in tests/golden/*.ode; do
             cmp -s "$f" "$out.again/$(basename "$f")" || fail "$ode ($prec): $(basename "$f") differs between runs"
         done
         # It compiles as C11 without warnings, and in float without promotion to double.
-        if ! gcc -std=c11 -fopenmp -x c -c -Wall -Wextra -Werror -Wdouble-promotion "$out/$name.cu" \
+        # (-O2: gcc finds reads of uninitialized values only when it optimises)
+        if ! gcc -std=c11 -O2 -fopenmp -x c -c -Wall -Wextra -Werror -Wdouble-promotion "$out/$name.cu" \
                 -o "$T/$name.o" 2>"$T/cc"; then
             fail "$ode ($prec): the generated source does not compile cleanly:"; head -20 "$T/cc"
         fi
     done
+done
+
+# Events with each method's continuous extension (the event bound reads its rows, events.h):
+# compiled at -O2, where gcc finds values read before they are written.
+printf '%s\n' "par k=0.1" "x'=v" "v'=-x-k*v+cos(t)" "init x=1" "event up: x-0.5, dir=1" "done" >"$T/ev.ode"
+for meth in rk4 rkck45 dopri5 tsit5 dop853 vern7 rodas5p; do
+    (cd "$T" && "$OLDPWD/$ODEGEN" ev.ode -q -o "ev_$meth" --option meth=$meth 2>/dev/null) ||
+        { fail "events with $meth: odegen failed"; continue; }
+    gcc -std=c11 -O2 -fopenmp -x c -c -Wall -Wextra -Werror "$T/ev_$meth/ev.cu" -o "$T/ev.o" 2>"$T/cc" ||
+        { fail "events with $meth: the generated source does not compile cleanly at -O2:"; head -20 "$T/cc"; }
 done
 
 # Never over a file odegen did not write; a file it wrote is replaced.
