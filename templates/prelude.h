@@ -109,6 +109,14 @@ ODE_HD static ODE_INLINE ode_real ode_mod(ode_real a, ode_real b)
     return r < ODE_R(0.0) ? r + b : r;
 }
 
+/* ode_mod of whole numbers in int (b not 0): the same value, as emit_expr.c's
+ * offsets of a shift use it (a ring's mod([j]+1, n)). */
+ODE_HD static ODE_INLINE int ode_imod(int a, int b)
+{
+    const int r = a % b;
+    return r < 0 ? r + b : r;
+}
+
 /* x^(-1/5) for x > 0, the step-size controller's exponent, from + - * and
  * exact scalings only: CUDA's pow and glibc's differ in the last bit, and a
  * different bit in a step size moves every later step, so with this the CPU

@@ -429,9 +429,16 @@ static void emit_events(Emitter *E)
         return;
     }
     Refs r = {0}, none = {0};
-    for (int i = 0; i < m->nevent; i++) refs_expr(&r, m->events[i].expr);
+    Runs er = {0};
+    if (m->loop_form) {   /* (an event array's events: one loop) */
+        E->states = "ode_y";
+        er = event_runs(E);
+    }
+    for (int i = 0; i < m->nevent; i += m->loop_form ? er.len[i] : 1)
+        if (!m->loop_form || er.len[i] == 1) refs_expr(&r, m->events[i].expr);
     if (m->loop_form) {
-        buf_puts(E->out, "/* Event functions at (t, ode_y) in loop form: each event's by one lane of ode_team. */\n");
+        buf_puts(E->out, "/* Event functions at (t, ode_y) in loop form: each event's by one lane of ode_team, the\n"
+                         " * events of an array line by a loop. */\n");
         buf_puts(E->out, "ODE_HD static ODE_INLINE void ode_model_events_team(const OdeSystem *ode_s, ode_real t,\n"
                          "                                                    const ode_real *ode_y, ode_real *ode_g,\n"
                          "                                                    ode_real *ode_scratch, OdeTeam ode_team)\n{\n"
@@ -447,8 +454,12 @@ static void emit_events(Emitter *E)
     }
     emit_locals(E, &r, &none, STATES_FROM_Y, false, 0);
     emit_computed(E, &r);
-    for (int i = 0; i < m->nevent; i++) {
+    for (int i = 0; i < m->nevent; i += m->loop_form ? er.len[i] : 1) {
         const Event *ev = &m->events[i];
+        if (m->loop_form && er.len[i] > 1) {
+            emit_event_run(E, &er, i);
+            continue;
+        }
         buf_printf(E->out, "    /* %s %s, dir=%d, tol=%g, stop=%d  (%s:%d) */\n", ev->is_global ? "global" : "event",
                    ev->sym->name, ev->dir, ev->tol, ev->stop, E->path_comment, ev->line);
         emit_sum_loops(E, ev->expr, "    ");

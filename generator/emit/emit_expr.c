@@ -104,6 +104,103 @@ static bool same_pos(const char *a, const char *b)
     return a == b || (a && b && !strcmp(a, b));
 }
 
+/* A shift's offset made of [j], whole numbers, + - *, unary minus and mod by a
+ * whole number (a ring's mod([j]+1, n)) is computed in int rather than in
+ * ode_real then truncated: every value it takes is a whole number well inside
+ * int's range (proved below over the loop's positions), where the arithmetic of
+ * doubles is exact, so both give the same index — and a GPU's fmod of doubles
+ * costs a hundred instructions where an int's % by a constant costs a few. */
+typedef struct IntRange {
+    double lo, hi;
+} IntRange;
+
+enum { INT_OFFSET_MAX = 1 << 30 };
+
+static bool whole(double v)
+{
+    return v == floor(v) && fabs(v) < INT_OFFSET_MAX;
+}
+
+static bool int_offset(const Node *n, const Node *run, IntRange *r)
+{
+    IntRange a, b;
+    switch (n->kind) {
+    case N_NUM:
+        if (!whole(n->num)) return false;
+        r->lo = r->hi = n->num;
+        return true;
+    case N_NAME:
+        if (!n->sym || n->sym->kind != SYM_NUMBER || !whole(n->sym->value)) return false;
+        r->lo = r->hi = n->sym->value;
+        return true;
+    case N_POS: {   /* ix_base + ix_step*p over the run's positions */
+        const double v0 = (double)n->ix_base + (double)n->ix_step * (double)run->ix_from;
+        const double v1 = (double)n->ix_base + (double)n->ix_step * (double)run->ix_to;
+        *r = (IntRange){fmin(v0, v1), fmax(v0, v1)};
+        break;
+    }
+    case N_NEG:
+        if (!int_offset(n->lhs, run, &a)) return false;
+        *r = (IntRange){-a.hi, -a.lo};
+        break;
+    case N_ADD: case N_SUB: case N_MUL:
+        if (!int_offset(n->lhs, run, &a) || !int_offset(n->rhs, run, &b)) return false;
+        if (n->kind == N_ADD) *r = (IntRange){a.lo + b.lo, a.hi + b.hi};
+        else if (n->kind == N_SUB) *r = (IntRange){a.lo - b.hi, a.hi - b.lo};
+        else {
+            const double v[4] = {a.lo * b.lo, a.lo * b.hi, a.hi * b.lo, a.hi * b.hi};
+            *r = (IntRange){fmin(fmin(v[0], v[1]), fmin(v[2], v[3])), fmax(fmax(v[0], v[1]), fmax(v[2], v[3]))};
+        }
+        break;
+    case N_CALL:   /* mod(a, b), b a whole number other than 0: |result| < 2|b| */
+        if (n->sym || !name_eq(n->name, "mod") || !n->args || !n->args->next || n->args->next->next) return false;
+        if (!int_offset(n->args, run, &a) || !int_offset(n->args->next, run, &b) || b.lo != b.hi || b.lo == 0)
+            return false;
+        *r = (IntRange){-2 * fabs(b.lo), 2 * fabs(b.lo)};
+        break;
+    default:
+        return false;
+    }
+    return fabs(r->lo) < INT_OFFSET_MAX && fabs(r->hi) < INT_OFFSET_MAX;
+}
+
+/* The offset int_offset accepted, as C int arithmetic (ode_imod: prelude.h). */
+static void emit_int_offset(Emitter *E, const Node *n)
+{
+    Buf *o = E->out;
+    switch (n->kind) {
+    case N_NUM: buf_printf(o, "%ld", (long)n->num); return;
+    case N_NAME: buf_printf(o, "%ld", (long)n->sym->value); return;
+    case N_POS: {
+        const char *pos = E->pos ? E->pos : "0";
+        if (n->ix_base && n->ix_step != 1) buf_printf(o, "(%ld + %ld * %s)", n->ix_base, n->ix_step, pos);
+        else if (n->ix_base) buf_printf(o, "(%ld + %s)", n->ix_base, pos);
+        else if (n->ix_step != 1) buf_printf(o, "(%ld * %s)", n->ix_step, pos);
+        else buf_puts(o, pos);
+        return;
+    }
+    case N_NEG:
+        buf_puts(o, "(-");
+        emit_int_offset(E, n->lhs);
+        buf_puts(o, ")");
+        return;
+    case N_ADD: case N_SUB: case N_MUL:
+        buf_puts(o, "(");
+        emit_int_offset(E, n->lhs);
+        buf_puts(o, n->kind == N_ADD ? " + " : n->kind == N_SUB ? " - " : " * ");
+        emit_int_offset(E, n->rhs);
+        buf_puts(o, ")");
+        return;
+    default:   /* mod */
+        buf_puts(o, "ode_imod(");
+        emit_int_offset(E, n->args);
+        buf_puts(o, ", ");
+        emit_int_offset(E, n->args->next);
+        buf_puts(o, ")");
+        return;
+    }
+}
+
 /* The storage index of run r at the current position, as C (an int). */
 static void emit_index(Emitter *E, const Node *r)
 {
@@ -119,6 +216,12 @@ static void emit_index(Emitter *E, const Node *r)
         else buf_printf(o, "%ld * %s", step, E->pos);
     }
     if (r->lhs) {   /* shift's offset, truncated as XPPAUT does */
+        IntRange range;
+        if (!r->dynamic && int_offset(r->lhs, r, &range)) {   /* whole numbers: the same value in int */
+            buf_puts(o, " + ");
+            emit_int_offset(E, r->lhs);
+            return;
+        }
         buf_puts(o, r->dynamic ? " + ode_index(" : " + (int)(");
         emit_value(E, r->lhs, 0);
         buf_puts(o, ")");

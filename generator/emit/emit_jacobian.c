@@ -497,13 +497,23 @@ static void emit_event_smooth(Emitter *E, const Jacobian *J)
     Buf *o = E->out;
     buf_puts(o, "/* Event ode_e's function holds no piecewise construct (abs, max, heav, if, a table, ...):\n"
                 " * the slopes at a step's ends bound it over the step (events.h). */\n"
-                "ODE_HD static ODE_INLINE int ode_event_smooth(int ode_e)\n{\n    switch (ode_e) {\n");
+                "ODE_HD static ODE_INLINE int ode_event_smooth(int ode_e)\n{\n    (void)ode_e;\n");
+    bool *is = arena_alloc(sizeof(bool) * (size_t)(m->nevent + 1));
     for (int e = 0; e < m->nevent; e++) {
         bool *seen = arena_alloc(sizeof(bool) * (size_t)(J->g->nnodes + 1));   /* (zeroed) */
-        if (smooth(J->ev[e].g, seen))
-            buf_printf(o, "    case %d: return 1;   /* %s */\n", e, m->events[e].sym->name);
+        is[e] = smooth(J->ev[e].g, seen);
     }
-    buf_puts(o, "    default: return 0;\n    }\n}\n\n");
+    for (int e = 0; e < m->nevent;) {   /* ranges of events (a team's lanes ask different ones at once) */
+        int last = e;
+        while (is[e] && last + 1 < m->nevent && is[last + 1]) last++;
+        if (is[e] && last > e)
+            buf_printf(o, "    if (ode_e >= %d && ode_e <= %d) return 1;   /* %s … %s */\n", e, last,
+                       m->events[e].sym->name, m->events[last].sym->name);
+        else if (is[e])
+            buf_printf(o, "    if (ode_e == %d) return 1;   /* %s */\n", e, m->events[e].sym->name);
+        e = last + 1;
+    }
+    buf_puts(o, "    return 0;\n}\n\n");
 }
 
 /* Event e's gradient's non-zero entries as outputs: dg/dy_j into gy[j] (compact: into
@@ -557,37 +567,83 @@ static void emit_event_grad(Emitter *E, const Jacobian *J)
  * step the scan (events.h, team_events.h) asks it of every event at every step, and a model
  * of many states and events (a ring of 128 units, an event per unit) would otherwise fill
  * and read n values per event there (a 1 KB stack per lane for MPGOS's ring of 64 units). */
+/* Event e's case of ode_model_event_jvp, its body (into E->out); false when its gradient is zero. */
+static bool event_jvp_body(Emitter *E, const Jacobian *J, int e)
+{
+    const Model *m = J->m;
+    Buf *o = E->out;
+    const int n = m->nstate;
+    Out *outs = arena_alloc(sizeof(Out) * (size_t)(n + 2));
+    int *col = arena_alloc(sizeof(int) * (size_t)(n + 1));
+    const int k = event_grad_outs(J, e, "ode_gj", true, "ode_gt", outs, col);
+    const int ncol = k - !xg_is_const(J->ev[e].gt, 0);
+    if (!k) return false;
+    buf_printf(o, "        ode_real ode_gt = %s;\n", c_literal(0.0, E->single));
+    if (ncol) buf_printf(o, "        ode_real ode_gj[%d];\n", ncol);
+    emit_outputs(E, J, outs, k, AT_STAGE, "        ");
+    buf_puts(o, "        ode_real ode_acc = ode_gt * ode_vt;\n");
+    for (int c = 0; c < ncol; c++) buf_printf(o, "        ode_acc += ode_gj[%d] * ode_v[%d];\n", c, col[c]);
+    buf_puts(o, "        return ode_acc;\n");
+    return true;
+}
+
 static void emit_event_jvp(Emitter *E, const Jacobian *J)
 {
     const Model *m = J->m;
     Buf *o = E->out;
-    int n = m->nstate;
     buf_puts(o, "/* Event ode_e's derivative along (ode_vt, ode_v) at (t, ode_y): dg/dt*ode_vt + sum_j dg/dy_j*ode_v[j],\n"
                 " * the non-zero terms in ode_model_event_grad's order. */\n"
                 "#define ODE_HAS_EVENT_JVP_ONE 1\n");
     buf_printf(o, "ODE_HD static ODE_INLINE ode_real ode_model_event_jvp(const OdeSystem *ode_s, int ode_e, ode_real t,\n"
                   "                                                    const ode_real *ode_y, const ode_real *ode_v,\n"
                   "                                                    ode_real ode_vt)\n{\n"
-                  "    (void)ode_s;\n    (void)t;\n    (void)ode_y;\n    (void)ode_v;\n    (void)ode_vt;\n"
-                  "    switch (ode_e) {\n");
-    const char *zero = c_literal(0.0, E->single);
-    for (int e = 0; e < m->nevent; e++) {
+                  "    (void)ode_s;\n    (void)t;\n    (void)ode_y;\n    (void)ode_v;\n    (void)ode_vt;\n");
+    /* A team's lanes ask different events at once: the events of an array line, whose cases
+     * differ only in their indices, are one body over the index there (emit_runs.c), so
+     * that a warp's lanes do not run 32 cases one after another. */
+    Runs br = {0};
+    if (m->loop_form) {
+        char **bodies = arena_alloc(sizeof(char *) * (size_t)(m->nevent + 1));
+        int *group = arena_alloc(sizeof(int) * (size_t)(m->nevent + 1));
+        for (int e = 0; e < m->nevent; e++) {
+            Buf body = {0};
+            Buf *saved = E->out;
+            E->out = &body;
+            const bool any = event_jvp_body(E, J, e);
+            E->out = saved;
+            buf_puts(&body, "");
+            bodies[e] = any ? arena_strdup(body.data) : NULL;
+            group[e] = m->events[e].line;
+            buf_free(&body);
+        }
+        br = body_runs(bodies, group, m->nevent);
+        for (int e = 0; e < m->nevent; e += br.len[e]) {
+            if (br.len[e] < 2) continue;
+            const Event *a = &m->events[e], *b = &m->events[e + br.len[e] - 1];
+            buf_printf(o, "    if (ode_e >= %d && ode_e < %d) {   /* %s %s … %s  (%s:%d): one body over their index */\n",
+                       e, e + br.len[e], a->is_global ? "globals" : "events", a->sym->name, b->sym->name,
+                       E->path_comment, a->line);
+            buf_printf(o, "        const int ode_p = ode_e - %d;\n", e);
+            to_user_line(E, a->line);
+            buf_puts(o, br.text[e]);
+            to_generated(E);
+            buf_puts(o, "    }\n");
+        }
+    }
+    o = E->out;
+    buf_puts(o, "    switch (ode_e) {\n");
+    for (int e = 0; e < m->nevent; e += br.len ? br.len[e] : 1) {
+        if (br.len && br.len[e] > 1) continue;
         const Event *ev = &m->events[e];
-        Out *outs = arena_alloc(sizeof(Out) * (size_t)(n + 2));
-        int *col = arena_alloc(sizeof(int) * (size_t)(n + 1));
-        const int k = event_grad_outs(J, e, "ode_gj", true, "ode_gt", outs, col);
-        const int ncol = k - !xg_is_const(J->ev[e].gt, 0);
-        if (!k) continue;
+        bool zero = xg_is_const(J->ev[e].gt, 0);
+        for (int j = 0; j < m->nstate && zero; j++) zero = xg_is_const(J->ev[e].gy[j], 0);
+        if (zero) continue;
         buf_printf(o, "    case %d: {   /* %s %s  (%s:%d) */\n", e, ev->is_global ? "global" : "event",
                    ev->sym->name, E->path_comment, ev->line);
-        buf_printf(o, "        ode_real ode_gt = %s;\n", zero);
-        if (ncol) buf_printf(o, "        ode_real ode_gj[%d];\n", ncol);
-        emit_outputs(E, J, outs, k, AT_STAGE, "        ");
-        buf_puts(o, "        ode_real ode_acc = ode_gt * ode_vt;\n");
-        for (int c = 0; c < ncol; c++) buf_printf(o, "        ode_acc += ode_gj[%d] * ode_v[%d];\n", c, col[c]);
-        buf_puts(o, "        return ode_acc;\n    }\n");
+        event_jvp_body(E, J, e);
+        buf_puts(o, "    }\n");
     }
-    buf_printf(o, "    default: return %s * ode_vt;   /* (a gradient of zeros) */\n    }\n}\n\n", zero);
+    buf_printf(o, "    default: return %s * ode_vt;   /* (a gradient of zeros) */\n    }\n}\n\n", c_literal(0.0, E->single));
 }
 
 /* The Jacobian of one block's map of the states, into ode_R (and ode_Rt). */

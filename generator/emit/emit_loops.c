@@ -183,22 +183,30 @@ void emit_loop_events(Emitter *E)
 {
     const Model *m = E->m;
     Refs r = {0}, none = {0};
-    for (int i = 0; i < m->nevent; i++) refs_expr(&r, m->events[i].expr);
-    buf_puts(E->out, "/* Event functions at (t, ode_y) in loop form: each event's by one lane of ode_team (the\n"
-                     " * array temporaries they read computed by the team first). */\n");
+    E->team = true;
+    E->scratch = true;
+    E->states = "ode_y";
+    const Runs er = event_runs(E);   /* (an event array's: one loop) */
+    for (int i = 0; i < m->nevent; i += er.len[i])
+        if (er.len[i] == 1) refs_expr(&r, m->events[i].expr);
+    buf_puts(E->out, "/* Event functions at (t, ode_y) in loop form: each event's by one lane of ode_team, the\n"
+                     " * events of an array line by a loop (the array temporaries they read computed by the team\n"
+                     " * first). */\n");
     buf_printf(E->out, "ODE_HD static ODE_INLINE void ode_model_events_team(const OdeSystem *ode_s, ode_real t,\n"
                        "                                                    const ode_real *ode_y, ode_real *ode_g,\n"
                        "                                                    %s)\n{\n"
                        "    (void)ode_s;\n    (void)t;\n    (void)ode_y;\n    (void)ode_g;\n    (void)ode_scratch;\n"
                        "    (void)ode_team;\n",
                team_args);
-    E->team = true;
-    E->scratch = true;
     Team tm = {false};
     emit_locals(E, &r, &none, STATES_FROM_Y, false, 0);
     emit_team_temps(E, &r, &tm);
-    for (int i = 0; i < m->nevent; i++) {
+    for (int i = 0; i < m->nevent; i += er.len[i]) {
         const Event *ev = &m->events[i];
+        if (er.len[i] > 1) {
+            emit_event_run(E, &er, i);
+            continue;
+        }
         sync_before(E, &tm, ev->expr);
         buf_printf(E->out, "    /* %s %s, dir=%d, tol=%g, stop=%d  (%s:%d) */\n", ev->is_global ? "global" : "event",
                    ev->sym->name, ev->dir, ev->tol, ev->stop, E->path_comment, ev->line);

@@ -76,6 +76,20 @@ bool reads_scratch(const Node *n);
  * functions in loop form (emit_loops.c). */
 void emit_loop_rhs(Emitter *E);
 void emit_loop_events(Emitter *E);
+/* Events written out from one array line, found again as runs (emit_runs.c):
+ * len[k] the run's length from piece k (1: alone; 0 inside a run), text[k] the
+ * run written once at position ode_p. */
+typedef struct Runs {
+    int *len;
+    char **text;
+} Runs;
+/* The events' functions (ode_g[e] = …): their runs. */
+Runs event_runs(Emitter *E);
+/* A run from event e as one ODE_TEAM_FOR loop in ode_model_events_team. */
+void emit_event_run(Emitter *E, const Runs *er, int e);
+/* Pieces of code, bodies[k] one per event (NULL: alone; only pieces of one group
+ * join a run): their runs. */
+Runs body_runs(char *const *bodies, const int *group, int n);
 void emit_loop_fields(Emitter *E);
 /* XPPAUT's network operators: a function per special (emit_specials.c). */
 void emit_specials(Emitter *E);

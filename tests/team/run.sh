@@ -128,6 +128,16 @@ part generated && GEN_TEAM=loop generated "the Duffing chain, 128 states as loop
 part generated && GEN_TEAM=loop generated "MPGOS's ring of 64 units as loops, an event per unit (RKCK45)" \
     tests/team/ring64.ode '{3, 3, 0.002, 0.02, 20.0, 1, 1}' 'written_acc(2, 30) >= 3 && written_steps(0) > 100' \
     --option layout=block --option team=64
+part generated && GEN_TEAM=loop generated "events of array lines as loops: a run, no run, runs of two (RKCK45)" \
+    tests/team/event_runs.ode '{3, 0, 0.5, 1.5, 10.0, 0, 1}' 'written_steps(0) > 10' --option layout=warp --option team=8
+if part generated; then   # … and the runs that comparison went through are the ones meant (emit_runs.c)
+    f="$ROOT/$B/gen/event_runs_loop_t/event_runs_loop_t.cu"
+    got="$(grep -o 'events [a-z]*[0-9]* … [a-z]*[0-9]*, .*one loop over' "$f" | cut -d, -f1 | tr '\n' ' ')"
+    got="$got/ $(grep -o 'events [a-z]*[0-9]* … [a-z]*[0-9]* .*one body over' "$f" | cut -d' ' -f2-4 | tr '\n' ' ')"
+    want="events pk0 … pk7 events sq0 … sq1 events sq2 … sq3 events sq4 … sq5 events sq6 … sq7 / pk0 … pk7 lv0 … lv7 sq0 … sq1 sq2 … sq3 sq4 … sq5 sq6 … sq7 "
+    if [ "$got" = "$want" ]; then echo "events of array lines: the runs expected"
+    else echo "FAILED: events of array lines: runs $got, expected $want"; failed=$((failed + 1)); fi
+fi
 part generated && GEN_TEAM=loop generated "a Hodgkin-Huxley cable of 100 compartments as loops, an event (DOPRI5)" \
     tests/large/hh_cable.ode '{2, 0, 0.5, 1.0, 2.0, 0, 1}' 'written_steps(0) > 10' --option layout=block --option team=128
 part generated && GEN_TEAM=loop GEN_REF=loop GEN_EXACT=0 generated "Kuramoto's 100 oscillators as loops, mean fields by sums (DOPRI5)" \
