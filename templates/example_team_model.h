@@ -45,7 +45,10 @@
  *      ode_model_dfdt_team       df/dt (stiff methods, a model with t in f)
  *    Array equations are ODE_TEAM_FOR loops over the index; scalar
  *    equations are computed by one lane each, ODE_TEAM_MINE(k) with k the
- *    index of what they write (state k, event k), round robin; scalar
+ *    index of what they write (state k, event k), round robin — the
+ *    events an array line wrote out, whose texts differ only in indices
+ *    that move by a fixed step, as one ODE_TEAM_FOR loop over them
+ *    (generator/emit/emit_runs.c; their derivatives likewise); scalar
  *    temporaries and values that loops read are computed by every lane (no
  *    barrier needed); array temporaries go to ode_scratch[offset + j],
  *    followed by ODE_TEAM_SYNC() before their first reader; sums are each
