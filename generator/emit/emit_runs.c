@@ -89,7 +89,8 @@ static bool plain_read(const char *s)
 }
 
 /* A body's text as its own lines without #line lines and comments, each local
- * `const ode_real NAME = SOURCE[N];` dropped and NAME read as SOURCE[N]. */
+ * `const ode_real NAME = SOURCE;` dropped and NAME read as (SOURCE); NULL when a
+ * local's declaration does not end on its line. */
 static char *position_free_body(const char *text)
 {
     const char **names = NULL, **with = NULL;
@@ -106,13 +107,19 @@ static char *position_free_body(const char *text)
             /* dropped */
         } else if (sscanf(s, "const ode_real %127[A-Za-z0-9_] = %n", name, &used) == 1 && used) {
             const char *src = s + used, *semi = strchr(src, ';');
+            if (!semi || semi > line + len) {   /* (a local over several lines: the piece stays alone) */
+                buf_free(&b);
+                free(names);
+                free(with);
+                return NULL;
+            }
             if (n == cap) {
                 cap = cap ? 2 * cap : 16;
                 names = realloc(names, sizeof *names * (size_t)cap);
                 with = realloc(with, sizeof *with * (size_t)cap);
             }
             /* its source read through the locals before it, in parentheses (x0 * v0 inside a product) */
-            const char *source = substitute(arena_strndup(src, (size_t)(semi ? semi - src : 0)), names, with, n);
+            const char *source = substitute(arena_strndup(src, (size_t)(semi - src)), names, with, n);
             names[n] = arena_strdup(name);
             with[n] = plain_read(source) ? source : arena_printf("(%s)", source);
             n++;
@@ -308,6 +315,9 @@ Runs body_runs(char *const *bodies, const int *group, int n)
 {
     Piece *pc = arena_alloc(sizeof(Piece) * (size_t)(n + 1));
     for (int k = 0; k < n; k++)
-        if (bodies[k]) pc[k] = split_holes(position_free_body(bodies[k]));
+        if (bodies[k]) {
+            const char *text = position_free_body(bodies[k]);
+            if (text) pc[k] = split_holes(text);
+        }
     return find_runs(pc, group, n);
 }
