@@ -138,6 +138,12 @@ if part generated; then   # … and the runs that comparison went through are th
     if [ "$got" = "$want" ]; then echo "events of array lines: the runs expected"
     else echo "FAILED: events of array lines: runs $got, expected $want"; failed=$((failed + 1)); fi
 fi
+if part generated; then   # the phase timers of bench/team_phases.py still find their places in a team kernel
+    f="$ROOT/$B/gen/ring64_loop_t/ring64_loop_t.cu"
+    cp "$f" "$B/phases.cu" && ${PY:-python3} bench/team_phases.py "$B/phases.cu" && [ "$(grep -c 'PB(' "$B/phases.cu")" = 15 ] &&
+        echo "bench/team_phases.py: 15 places timed in the ring's team kernel" ||
+        { echo "FAILED: bench/team_phases.py on the ring's team kernel"; failed=$((failed + 1)); }
+fi
 part generated && GEN_TEAM=loop generated "a Hodgkin-Huxley cable of 100 compartments as loops, an event (DOPRI5)" \
     tests/large/hh_cable.ode '{2, 0, 0.5, 1.0, 2.0, 0, 1}' 'written_steps(0) > 10' --option layout=block --option team=128
 part generated && GEN_TEAM=loop GEN_REF=loop GEN_EXACT=0 generated "Kuramoto's 100 oscillators as loops, mean fields by sums (DOPRI5)" \
