@@ -561,12 +561,6 @@ static void emit_event_grad(Emitter *E, const Jacobian *J)
     buf_puts(o, "    default: break;\n    }\n}\n\n");
 }
 
-/* Event ode_e's derivative along (ode_vt, ode_v): dg/dt ode_vt + sum over j of dg/dy_j ode_v[j], its
- * non-zero terms only, dg/dt's first and then the states' in order — ode_model_event_grad's
- * terms in its order, without a gradient of every state per event: the bound that spares a
- * step the scan (events.h, team_events.h) asks it of every event at every step, and a model
- * of many states and events (a ring of 128 units, an event per unit) would otherwise fill
- * and read n values per event there (a 1 KB stack per lane for MPGOS's ring of 64 units). */
 /* Event e's case of ode_model_event_jvp, its body (into E->out); false when its gradient is zero. */
 static bool event_jvp_body(Emitter *E, const Jacobian *J, int e)
 {
@@ -587,6 +581,12 @@ static bool event_jvp_body(Emitter *E, const Jacobian *J, int e)
     return true;
 }
 
+/* Event ode_e's derivative along (ode_vt, ode_v): dg/dt ode_vt + sum over j of dg/dy_j ode_v[j], its
+ * non-zero terms only, dg/dt's first and then the states' in order — ode_model_event_grad's
+ * terms in its order, without a gradient of every state per event: the bound that spares a
+ * step the scan (events.h, team_events.h) asks it of every event at every step, and a model
+ * of many states and events (a ring of 128 units, an event per unit) would otherwise fill
+ * and read n values per event there (a 1 KB stack per lane for MPGOS's ring of 64 units). */
 static void emit_event_jvp(Emitter *E, const Jacobian *J)
 {
     const Model *m = J->m;
@@ -630,7 +630,6 @@ static void emit_event_jvp(Emitter *E, const Jacobian *J)
             buf_puts(o, "    }\n");
         }
     }
-    o = E->out;
     buf_puts(o, "    switch (ode_e) {\n");
     for (int e = 0; e < m->nevent; e += br.len ? br.len[e] : 1) {
         if (br.len && br.len[e] > 1) continue;
