@@ -33,7 +33,7 @@ ODE_HD static ODE_INLINE void ode_team_dense_make(OdeTeamCtx *c, ode_real t, ode
         const ode_real cn[ODE_NK] = ODE_TAB(C);
         const ode_real a[ODE_NK][ODE_NK] = ODE_TAB(A);
         ODE_UNROLL for (int j = ODE_KEND + 1; j < ODE_NK; j++) {
-            ode_team_stage_input(c, a, j, h, st, ODE_TW(c, YT));
+            ode_team_stage_input(c, a, j, h, st, 0, ODE_TW(c, YT), 0);
             ode_team_f_at(c, t + cn[j] * h, ODE_TW(c, YT), st->k[j]);
         }
     }

@@ -55,29 +55,65 @@ ODE_HD static ODE_INLINE void ode_team_put(OdeTeamCtx *c, const ode_real *mine, 
     ODE_FOR_MINE(m, i) to[i] = mine[m];
 }
 
+#if ODE_TILE_LEN > 0
+/* f at a stage input the lane holds in registers (its tiles, `mine`, slot
+ * order: team_system.h), k the lane's share, in registers too
+ * (ode_model_rhs_tile).  The positions of its neighbours' tiles it reads (the
+ * halo) come through team memory: each lane writes into `put` the positions
+ * of its tiles others read (its first and last ODE_TILE_HALO), a barrier,
+ * then reads its halo from `from` — read periodically at the arrays' ends,
+ * where only a ring's reads take them (a chain's are guarded).  put NULL:
+ * `from` holds the whole vector already (the state y).  One barrier per
+ * stage: successive stages alternate between two vectors of team memory. */
+ODE_HD static ODE_INLINE void ode_team_tile_f(OdeTeamCtx *c, ode_real t, const ode_real *mine, ode_real *put,
+                                              const ode_real *from, const OdeTrig *tr, ode_real *k)
+{
+    const OdeTeam ode_team = c->team;
+    const int C = ODE_TILE_C(ode_team), H = ODE_TILE_HALO, L = ODE_TILE_LEN, W = C + 2 * H;
+    const int p0 = ode_team.lane * C;
+    ode_real in[ODE_TILE_NARR * (ODE_TILE_CMAX + 2 * ODE_TILE_HALO)];
+    if (put)
+        ODE_UNROLL for (int a = 0; a < ODE_TILE_NARR; a++)
+            ODE_UNROLL for (int q = 0; q < C; q++)
+                if (q < H || q >= C - H) put[a * L + p0 + q] = mine[a * C + q];
+    ODE_TEAM_SYNC();
+    ODE_UNROLL for (int a = 0; a < ODE_TILE_NARR; a++) {
+        ODE_UNROLL for (int q = 0; q < C; q++) in[a * W + H + q] = mine[a * C + q];
+        ODE_UNROLL for (int q = 0; q < H; q++) {
+            in[a * W + q] = from[a * L + (p0 - H + q + L) % L];
+            in[a * W + H + C + q] = from[a * L + (p0 + C + q) % L];
+        }
+    }
+    ode_model_rhs_tile(c->s, t, in, k, tr, ode_team);
+}
+#endif
+
 #if !ODE_ROSENBROCK   /* (a Rosenbrock method's trial: team_rosenbrock.h) */
 
-/* Stage j's input y + h Σ_l a_jl k_l into team memory (stepper.h:
- * ode_stage_input, element by element in the same order). */
+/* Stage j's input y + h Σ_l a_jl k_l (stepper.h: ode_stage_input, element
+ * by element in the same order), y from team memory or, for a tile, from the
+ * lane's registers ym; into team memory yt, or (yt NULL) into the registers ytm. */
 ODE_HD static ODE_INLINE void ode_team_stage_input(OdeTeamCtx *c, const ode_real a[ODE_NK][ODE_NK], int j, ode_real h,
-                                                   const OdeTeamStages *st, ode_real *yt)
+                                                   const OdeTeamStages *st, const ode_real *ym, ode_real *yt, ode_real *ytm)
 {
     const OdeTeam ode_team = c->team;
     const ode_real *const y = ODE_TW(c, Y);
     ODE_FOR_MINE(m, i) {
-        ode_real v = y[i];
+        ode_real v = ym ? ym[m] : y[i];
         ODE_UNROLL for (int l = 0; l < j; l++) {
             if (a[j][l] == ODE_R(0.0)) continue;
             const ode_real ha = h * a[j][l];
             v += ha * st->k[l][m];
         }
-        yt[i] = v;
+        if (yt) yt[i] = v;
+        else ytm[m] = v;
     }
 }
 
 /* One trial step from (t, y) over h, y the system's state in team memory
  * (stepper.h: ode_rk_trial, whose arguments these are): the lane's share of
- * the new state into ynew and of the error estimate into err. */
+ * the new state into ynew and of the error estimate into err.  A tile keeps
+ * its share of y and of the stage inputs in registers (ode_team_tile_f). */
 ODE_HD static ODE_INLINE void ode_team_rk_trial(OdeTeamCtx *c, ode_real t, ode_real h, int have_k0, OdeTeamStages *st,
                                                 ode_real *ynew, ode_real *err, OdeTrigStep *ts)
 {
@@ -120,9 +156,15 @@ ODE_HD static ODE_INLINE void ode_team_rk_trial(OdeTeamCtx *c, ode_real t, ode_r
     (void)ts;
     if (!have_k0) ode_trig_at(c->s, t, &tr0);
 #endif
-    if (!have_k0) ode_team_f(c, t, y, &tr0, st->k[0]);
+    const int tile = ODE_TILE_ON(ode_team);
+    ode_real ym[ODE_TEAM_SLOTS], ytm[ODE_TEAM_SLOTS];
+    if (tile) ODE_FOR_MINE(m, i) ym[m] = y[i];
+#if ODE_TILE_LEN > 0
+    if (!have_k0 && tile) ode_team_tile_f(c, t, ym, 0, y, &tr0, st->k[0]);
+#endif
+    if (!have_k0 && !tile) ode_team_f(c, t, y, &tr0, st->k[0]);
     ODE_FOR_MINE(m, i) {
-        ynew[m] = y[i];
+        ynew[m] = tile ? ym[m] : y[i];
 #if ODE_ERR_DOP853
         err[m] = err3[m] = ODE_R(0.0);
 #elif ODE_ADAPTIVE
@@ -133,17 +175,24 @@ ODE_HD static ODE_INLINE void ode_team_rk_trial(OdeTeamCtx *c, ode_real t, ode_r
     }
     if (ode_last_use(a, 0) == 0) ODE_TEAM_SUM_TERMS(0);
     ODE_UNROLL for (int j = 1; j < ODE_NSTAGE; j++) {
-        ode_team_stage_input(c, a, j, h, st, yt);
+        if (tile) ode_team_stage_input(c, a, j, h, st, ym, 0, ytm);
+        else ode_team_stage_input(c, a, j, h, st, 0, yt, 0);
         ODE_UNROLL for (int l = 0; l < j; l++)
             if (ode_last_use(a, l) == j) ODE_TEAM_SUM_TERMS(l);
         if (ODE_FSAL && j == ODE_NSTAGE - 1)
-            ODE_FOR_MINE(m, i) ynew[m] = yt[i];     /* the last stage is at the step's end */
+            ODE_FOR_MINE(m, i) ynew[m] = tile ? ytm[m] : yt[i];     /* the last stage is at the step's end */
 #if ODE_ROTATE
         ode_trig_rotate(&tr0, &ts->rot[slot[j]], &tr);
 #else
         ode_trig_at(c->s, t + cn[j] * h, &tr);
 #endif
-        ode_team_f(c, t + cn[j] * h, yt, &tr, st->k[j]);
+#if ODE_TILE_LEN > 0
+        if (tile) {
+            ode_real *const buf = (j & 1) ? yt : ODE_TW(c, DY);
+            ode_team_tile_f(c, t + cn[j] * h, ytm, buf, buf, &tr, st->k[j]);
+        }
+#endif
+        if (!tile) ode_team_f(c, t + cn[j] * h, yt, &tr, st->k[j]);
         if (ode_last_use(a, j) == 0) ODE_TEAM_SUM_TERMS(j);
     }
 #undef ODE_TEAM_SUM_TERMS

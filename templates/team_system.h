@@ -78,7 +78,7 @@
 #define ODE_TEAM_WORK_BYTES (ODE_TW_REALS * ODE_REAL_BYTES + ODE_TI_INTS * 4)
 
 /* The lane's share of a vector of the states: slot m holds state
- * lane + m * size.  In a kernel the team's size is a compile-time constant,
+ * lane + m * size (or a tile's, below).  In a kernel the team's size is a compile-time constant,
  * so the slots are few and the compiler keeps them in registers where they
  * fit; on the host (a team of one, or an emulated team of any size) a lane
  * may hold every state. */
@@ -87,9 +87,64 @@
 #else
 #define ODE_TEAM_SLOTS ODE_ALLOC(ODE_NSTATE)
 #endif
+/* Tiles.  A model that is a stencil (every state an element of ODE_TILE_NARR
+ * arrays of ODE_TILE_LEN, read at p + d, |d| <= ODE_TILE_HALO: emit_tile.c)
+ * gives each lane a tile instead: positions lane*C … lane*C + C - 1 of every
+ * array (C = ODE_TILE_LEN / size), slot a*C + c holding position lane*C + c
+ * of array a.  Its stage inputs then stay in the lane's registers, the
+ * neighbours' few it reads coming through team memory (team_stepper.h:
+ * ode_team_tile_f).  In a kernel of a warp or block whose size divides the
+ * arrays, and in the host emulation of teams (tests/team) where it does. */
+#ifndef ODE_TILE_LEN
+#define ODE_TILE_LEN 0
+#endif
+#if ODE_TILE_LEN > 0 && defined(__CUDA_ARCH__) && ODE_LAYOUT != ODE_LAYOUT_THREAD && ODE_TILE_LEN % ODE_TEAM_SIZE == 0
+#define ODE_TEAM_TILE 1
+#define ODE_TILE_ON(team) 1
+#define ODE_TILE_C(team) (ODE_TILE_LEN / ODE_TEAM_SIZE)
+#define ODE_TILE_CMAX (ODE_TILE_LEN / ODE_TEAM_SIZE)
+#elif ODE_TILE_LEN > 0 && defined(ODE_TEAM_EMULATE) && !defined(__CUDA_ARCH__)
+#define ODE_TEAM_TILE 1
+#define ODE_TILE_ON(team) ((team).size <= ODE_TILE_LEN && ODE_TILE_LEN % (team).size == 0)
+#define ODE_TILE_C(team) (ODE_TILE_LEN / (team).size)
+#define ODE_TILE_CMAX ODE_TILE_LEN
+#else
+#define ODE_TEAM_TILE 0
+#define ODE_TILE_ON(team) 0
+#define ODE_TILE_C(team) 1
+#define ODE_TILE_CMAX 1
+#endif
+/* In ode_model_rhs_tile (ode_team in scope): the tile's positions, position p's
+ * slot of array a, and where the stage input ode_in holds position c + d of
+ * array a (its tile and the halo each side). */
+#define ODE_TILE_FOR(c) ODE_UNROLL for (int c = 0; c < ODE_TILE_C(ode_team); c++)
+#define ODE_TILE_P(c) (ode_team.lane * ODE_TILE_C(ode_team) + (c))
+#define ODE_TILE_OUT(a, c) ((a) * ODE_TILE_C(ode_team) + (c))
+#define ODE_TILE_IN(a, q) ((a) * (ODE_TILE_C(ode_team) + 2 * ODE_TILE_HALO) + ODE_TILE_HALO + (q))
+
+/* The state that slot m of the lane holds (past its last: ODE_NSTATE or more). */
+ODE_HD static ODE_INLINE int ode_mine(OdeTeam team, int m)
+{
+#if ODE_TEAM_TILE
+    if (ODE_TILE_ON(team)) {
+        const int c = ODE_TILE_C(team);
+        return m / c * ODE_TILE_LEN + team.lane * c + m % c;
+    }
+#endif
+    return team.lane + m * team.size;
+}
+
+/* Whether every lane holds ODE_TEAM_SLOTS states (a kernel whose team divides
+ * the states): the loops below then have a trip count the compiler knows, and
+ * the lane's arrays, indexed by constants once unrolled, stay in registers. */
+#if defined(__CUDA_ARCH__) && ODE_NSTATE % ODE_TEAM_SIZE == 0
+#define ODE_TEAM_EVEN 1
+#else
+#define ODE_TEAM_EVEN 0
+#endif
 /* For each of this lane's states i, its slot m (ode_team in scope). */
 #define ODE_FOR_MINE(m, i)                                                                          \
-    ODE_UNROLL for (int m = 0, i = ode_team.lane; m < ODE_TEAM_SLOTS && i < ODE_NSTATE; m++, i += ode_team.size)
+    ODE_UNROLL for (int m = 0, i = ode_mine(ode_team, 0); m < ODE_TEAM_SLOTS && (ODE_TEAM_EVEN || i < ODE_NSTATE); m++, i = ode_mine(ode_team, m))
 
 /* Everything a lane's team functions work on. */
 typedef struct OdeTeamCtx {

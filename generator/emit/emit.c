@@ -74,6 +74,7 @@ static void emit_layout_constants(Emitter *E)
     buf_printf(o, "#ifndef ODE_LAYOUT\n#define ODE_LAYOUT %d               /* %s (team.h)%s */\n#endif\n", m->layout,
                names[m->layout], m->layout_from_rule ? ", the rule's choice for the model's size" : "");
     buf_printf(o, "#ifndef ODE_TEAM_SIZE\n#define ODE_TEAM_SIZE %d            /* threads per team */\n#endif\n", m->team);
+    emit_tile_constants(E);
 }
 
 /* Recordable fields: states, aux, accessories, parameters, derived, t, t0,
@@ -323,6 +324,7 @@ static void emit_rhs(Emitter *E)
     const Model *m = E->m;
     if (m->arrays_kept) {
         emit_loop_rhs(E);
+        emit_tile_rhs(E);
         return;
     }
     Refs r = {0}, none = {0};
@@ -981,6 +983,7 @@ bool emit_model(const Model *model, GeneratedFile files[GENERATED_FILES])
     find_time_trig(E.m, &E.trig);
     emit_jacobian_prepare(&E);
     emit_lu_prepare(&E);
+    emit_tile_plan(&E);
     files[0].name = E.cu_name;
     files[1].name = arena_printf("%s.h", m->name);
     files[2].name = arena_printf("%s_main.c", m->name);

@@ -259,6 +259,70 @@ static void emit_element_inline(Emitter *E, const Node *r)
     E->pos = saved_pos;
 }
 
+/* n is [j] + whole numbers (+, -): *d its value at position p less p. */
+static bool pos_plus(const Node *n, long *d)
+{
+    IntRange k;
+    if (n->kind == N_POS && n->ix_step == 1) {
+        *d = n->ix_base;
+        return true;
+    }
+    if (n->kind == N_ADD && pos_plus(n->lhs, d) && int_offset(n->rhs, n, &k) && k.lo == k.hi) {
+        *d += (long)k.lo;
+        return true;
+    }
+    if (n->kind == N_ADD && pos_plus(n->rhs, d) && int_offset(n->lhs, n, &k) && k.lo == k.hi) {
+        *d += (long)k.lo;
+        return true;
+    }
+    if (n->kind == N_SUB && pos_plus(n->lhs, d) && int_offset(n->rhs, n, &k) && k.lo == k.hi) {
+        *d -= (long)k.lo;
+        return true;
+    }
+    return false;
+}
+
+/* A state read in a tile (emit_tile.c): element p + d of state array a, from
+ * the lane's registers ode_in (templates/team_system.h: ODE_TILE_IN), where p
+ * is the tile loop's position; a read of another form fails the tile. */
+static void emit_tile_state(Emitter *E, const Node *r)
+{
+    const Array *A = r->sym->array;
+    long d = 0;
+    bool periodic = false, ok = E->pos && E->pos == E->tile_pos && A && A->sym->kind == SYM_STATE && A->stride == 1 &&
+                                A->n == E->tile_len && !r->dynamic;
+    IntRange k;
+    if (ok && r->ix_step == 1 && !r->lhs) {                 /* x[j+d] */
+        d = r->ix_base - r->ix_from - A->base;
+    } else if (ok && r->ix_step == 1 && int_offset(r->lhs, r, &k) && k.lo == k.hi) {   /* shift(x[j], d) */
+        d = r->ix_base - r->ix_from - A->base + (long)k.lo;
+    } else if (ok && r->ix_step == 0 && r->lhs && pos_plus(r->lhs, &d)) {   /* shift(x0, [j]+d) */
+        d += r->ix_base - A->base;
+    } else if (ok && r->ix_step == 0 && r->ix_base == A->base && r->lhs && r->lhs->kind == N_CALL && !r->lhs->sym &&
+               name_eq(r->lhs->name, "mod") && r->lhs->args && r->lhs->args->next && !r->lhs->args->next->next &&
+               pos_plus(r->lhs->args, &d) && int_offset(r->lhs->args->next, r, &k) && k.lo == k.hi &&
+               (long)k.lo == A->n) {                       /* shift(x0, mod([j]+d, n)): a ring */
+        periodic = true;
+        d %= A->n;                                          /* the same residue, nearest to 0 */
+        if (d > A->n / 2) d -= A->n;
+        if (d < -(A->n / 2)) d += A->n;
+    } else {
+        ok = false;
+    }
+    /* (not periodic: every position of the run reads inside the array) */
+    if (ok && !periodic && (r->ix_from + d < 0 || r->ix_to + d >= A->n)) ok = false;
+    if (ok && (d > E->tile_halo_max || -d > E->tile_halo_max)) ok = false;
+    if (!ok) {
+        E->tile_fail = true;
+        buf_puts(E->out, "ode_y[?]");
+        return;
+    }
+    if (labs(d) > E->tile_halo) E->tile_halo = (int)labs(d);
+    buf_printf(E->out, "ode_in[ODE_TILE_IN(%ld, ode_c", A->base / A->n);
+    if (d) buf_printf(E->out, " %c %ld", d < 0 ? '-' : '+', labs(d));
+    buf_puts(E->out, ")]");
+}
+
 static void emit_run(Emitter *E, const Node *r)
 {
     Buf *o = E->out;
@@ -279,6 +343,10 @@ static void emit_run(Emitter *E, const Node *r)
         v.kind = N_NAME;
         v.lhs = NULL;
         emit_value(E, &v, 0);
+        return;
+    }
+    if (E->tile && r->sym->kind == SYM_STATE) {
+        emit_tile_state(E, r);
         return;
     }
     switch (r->sym->kind) {

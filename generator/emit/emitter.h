@@ -32,6 +32,13 @@ typedef struct Emitter {
     bool team;                /* a function a team runs: a sum outside an array's loop is a team reduction */
     struct SumLocal *sums;    /* sums written as loops: the local that holds each, by node and position */
     int nsums, capsums, sum_count;
+    /* the right-hand side over a lane's tile (emit_tile.c): every state an element of
+     * NARR arrays of tile_len, read at p + d with |d| <= tile_halo (0: no tile) */
+    bool tile;                /* writing the tile function: state reads from ode_in */
+    bool tile_fail;           /* … and one read (or piece) a tile cannot hold */
+    const char *tile_pos;     /* the tile loop's position (E->pos there) */
+    long tile_len;
+    int tile_narr, tile_halo, tile_halo_max;
     /* A stiff method's factorisation (emit_lu.c): written out (lu_loop false), or in loop
      * form (templates/team_lu.h) over the storage lu_storage.h names. */
     bool lu_loop;
@@ -91,6 +98,12 @@ void emit_event_run(Emitter *E, const Runs *er, int e);
  * join a run): their runs. */
 Runs body_runs(char *const *bodies, const int *group, int n);
 void emit_loop_fields(Emitter *E);
+/* The right-hand side over one lane's tile of arrays of stencils (emit_tile.c):
+ * whether the model has one (E->tile_len …, before the constants), its
+ * constants, the function. */
+void emit_tile_plan(Emitter *E);
+void emit_tile_constants(Emitter *E);
+void emit_tile_rhs(Emitter *E);
 /* XPPAUT's network operators: a function per special (emit_specials.c). */
 void emit_specials(Emitter *E);
 /* Whether statements assign t0 or t1 (`on start`'s: runtime/library.c then

@@ -273,12 +273,14 @@ def test_hh_cable():
 
 
 def test_duffing_chain():
-    layouts("duffing_chain", model("duffing_chain"), [["layout=warp", "team=4"], ["layout=block", "team=32"]],
+    # (over the loops, a warp of 4 and of 8 holds tiles of 2 and 1 positions: emit_tile.c)
+    layouts("duffing_chain", model("duffing_chain"), [["layout=warp", "team=4"], ["layout=block", "team=32"], ["layout=warp", "team=8"]],
             ["--scan", "c=lin(0,0.2,8)", "--transient", "2", "--recorded", "2"], 1e-9, loop=True)
 
 
 def test_duffing_ring():
-    res = layouts("duffing_ring", model("duffing_ring"), [["layout=warp", "team=16"], ["layout=block", "team=32"]],
+    # (over the loops, a warp of 2 holds tiles of 7 units, read periodically: emit_tile.c)
+    res = layouts("duffing_ring", model("duffing_ring"), [["layout=warp", "team=16"], ["layout=block", "team=32"], ["layout=warp", "team=2"]],
                   ["--scan", "C=lin(0.001,0.003,4)", "--set", "total=20"], 1e-6, loop=True)
 
 

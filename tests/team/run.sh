@@ -97,6 +97,7 @@ generated() {
     local name=$1 ode=$2 spec=$3 expect=$4
     shift 4
     local tag g ref=${GEN_REF:-written} team=${GEN_TEAM:-written} exact=${GEN_EXACT:-1}
+    case "$name" in *"${TEAM_ONLY:-}"*) ;; *) return 0 ;; esac   # (TEAM_ONLY=TEXT: the models whose names hold it)
     tag=$(basename "$ode" .ode)_$team
     g="$ROOT/$B/gen"
     mkdir -p "$g"
@@ -107,8 +108,8 @@ generated() {
             -c tests/team/run_generated.c -o "$B/$tag.gw.o" &&
         build -g0 -Wno-maybe-uninitialized -I"$g/${tag}_t" -DGENERATED="\"$g/${tag}_t/${tag}_t.cu\"" \
             -c tests/team/run_generated.c -o "$B/$tag.gt.o" &&
-        build -DNAME="\"$name\"" -DEXACT="$exact" -DSPEC="$spec" -DEXPECT="$expect" tests/team/test_integrate.c \
-            "$B/$tag.gw.o" "$B/$tag.gt.o" -lpthread -o "$B/test_gen_$tag" &&
+        build -DNAME="\"$name\"" -DEXACT="$exact" -DSPEC="$spec" -DEXPECT="$expect" ${GEN_SIZES:+-DSIZES=$GEN_SIZES} \
+            tests/team/test_integrate.c "$B/$tag.gw.o" "$B/$tag.gt.o" -lpthread -o "$B/test_gen_$tag" &&
         run "$name: generated, teams against one thread" "$B/test_gen_$tag"
 }
 part generated && generated "sums whose bounds are parameters, shifts by parameters (RK4)" tests/xpp/sums/sum_bounds.ode \
@@ -130,7 +131,7 @@ part generated && GEN_TEAM=loop generated "MPGOS's ring of 64 units as loops, an
     --option layout=block --option team=64
 part generated && GEN_TEAM=loop generated "events of array lines as loops: a run, no run, runs of two (RKCK45)" \
     tests/team/event_runs.ode '{3, 0, 0.5, 1.5, 10.0, 0, 1}' 'written_steps(0) > 10' --option layout=warp --option team=8
-if part generated; then   # … and the runs that comparison went through are the ones meant (emit_runs.c)
+if part generated && [ -z "${TEAM_ONLY:-}" ]; then   # … and the runs that comparison went through are the ones meant (emit_runs.c)
     f="$ROOT/$B/gen/event_runs_loop_t/event_runs_loop_t.cu"
     got="$(grep -o 'events [a-z]*[0-9]* … [a-z]*[0-9]*, .*one loop over' "$f" | cut -d, -f1 | tr '\n' ' ')"
     got="$got/ $(grep -o 'events [a-z]*[0-9]* … [a-z]*[0-9]* .*one body over' "$f" | cut -d' ' -f2-4 | tr '\n' ' ')"
@@ -138,18 +139,31 @@ if part generated; then   # … and the runs that comparison went through are th
     if [ "$got" = "$want" ]; then echo "events of array lines: the runs expected"
     else echo "FAILED: events of array lines: runs $got, expected $want"; failed=$((failed + 1)); fi
 fi
-if part generated; then   # the phase timers of bench/team_phases.py still find their places in a team kernel
+if part generated && [ -z "${TEAM_ONLY:-}" ]; then   # the phase timers of bench/team_phases.py still find their places in a team kernel
     f="$ROOT/$B/gen/ring64_loop_t/ring64_loop_t.cu"
     cp "$f" "$B/phases.cu" && ${PY:-python3} bench/team_phases.py "$B/phases.cu" && [ "$(grep -c 'PB(' "$B/phases.cu")" = 15 ] &&
         echo "bench/team_phases.py: 15 places timed in the ring's team kernel" ||
         { echo "FAILED: bench/team_phases.py on the ring's team kernel"; failed=$((failed + 1)); }
 fi
+# (GEN_SIZES: the emulated teams; tiles of 8, 4, 2 and 1 positions, and 16 and 32 lanes that keep the loop form's)
+part generated && GEN_TEAM=loop GEN_SIZES=0,1,2,4,8,16,32 generated "a stencil in tiles: a ring and a chain two wide, 8 positions (RK4)" \
+    tests/team/tile_stencil.ode '{4, 0, 0.2, 0.4, 4.0, 0, 1}' 'written_steps(0) > 10' --option layout=warp --option team=4
 part generated && GEN_TEAM=loop generated "a Hodgkin-Huxley cable of 100 compartments as loops, an event (DOPRI5)" \
     tests/large/hh_cable.ode '{2, 0, 0.5, 1.0, 2.0, 0, 1}' 'written_steps(0) > 10' --option layout=block --option team=128
 part generated && GEN_TEAM=loop GEN_REF=loop GEN_EXACT=0 generated "Kuramoto's 100 oscillators as loops, mean fields by sums (DOPRI5)" \
     tests/large/kuramoto.ode '{3, 0, 0.5, 3.0, 5.0, 0, 1}' 'written_steps(0) > 10' --option layout=warp --option team=32
 part generated && GEN_TEAM=loop GEN_REF=loop GEN_EXACT=0 generated "a special (conv) of an array temporary, a mean field, as loops" \
     tests/team/special_ring.ode '{3, 0, 0.1, 0.3, 5.0, 0, 1}' 'written_steps(0) > 10' --option layout=warp --option team=16
+
+if part generated && [ -z "${TEAM_ONLY:-}" ]; then   # the stencils the generator found (emit_tile.c): the chain, the rings, not Kuramoto's sums
+    tiles=""
+    for t in tile_stencil chain64 ring64 kuramoto; do
+        f="$ROOT/$B/gen/${t}_loop_t/${t}_loop_t.cu"
+        tiles="$tiles $(grep -m1 -o 'define ODE_TILE_LEN [0-9]*' "$f" | cut -d' ' -f3)/$(grep -m1 -o 'define ODE_TILE_HALO [0-9]*' "$f" | cut -d' ' -f3)"
+    done
+    if [ "$tiles" = " 8/2 64/1 64/1 0/" ]; then echo "tiles: the stencils found (length/halo:$tiles)"
+    else echo "FAILED: tiles: length/halo$tiles, expected 8/2 64/1 64/1 0/ (kuramoto: sums, no tiles)"; failed=$((failed + 1)); fi
+fi
 
 [ $failed = 0 ] && echo "team: all passed" || echo "team: $failed FAILED"
 exit $((failed != 0))

@@ -34,7 +34,10 @@ int main(void)
         failures++;
     }
 #endif
-    const int sizes[] = {0, 1, 2, 4, 32, 64};   /* 0: the CPU path; 64: two warps (a block's reduction) */
+#ifndef SIZES
+#define SIZES 0, 1, 2, 4, 32, 64
+#endif
+    const int sizes[] = {SIZES};   /* 0: the CPU path; 64: two warps (a block's reduction) */
     for (size_t s = 0; s < sizeof sizes / sizeof *sizes; s++) {
         for (int order = 0; order < (sizes[s] > 1 ? 2 : 1); order++) {
             const size_t m = team_run(&spec, sizes[s], order, res);
