@@ -117,7 +117,7 @@ static const Node *derivatives_asked(const Program *prog)
     return method_word_is_rosenbrock(w) ? meth : NULL;
 }
 
-Model *check_program(const Program *prog, int precision)
+static Model *check_pass(const Program *prog, int precision, bool prefer_loops)
 {
     Checker ck, *c = &ck;
     memset(c, 0, sizeof ck);
@@ -141,7 +141,7 @@ Model *check_program(const Program *prog, int precision)
     note_options_files(prog);   /* option FILE: not read, as XPPAUT takes none of its values */
     check_xpp_statements(prog);     /* before the arrays are written out: one message a line */
     const Node *asked = derivatives_asked(prog);
-    prog = expand_arrays(prog, asked, &m->arrays_kept);
+    prog = expand_arrays(prog, asked, prefer_loops, &m->arrays_kept);
     prog = poincare_map(prog);      /* @ poimap=…: an event, a hook, repeat and record */
     prog = parameter_tables(prog);  /* a table of a parameter: its lookup written out per system */
     c->sums_written = asked && !m->arrays_kept;
@@ -242,4 +242,23 @@ Model *check_program(const Program *prog, int precision)
     check_recursion(c);
     if (m->single && !diag_error_count()) check_single_precision(prog);
     return diag_error_count() ? NULL : m;
+}
+
+/* A model whose array lines are each shorter than ARRAY_LOOP_MIN but declare
+ * ARRAY_STATES_MIN states or more together (front/expand.h) is first checked
+ * with its arrays kept as loops, its messages held back, and taken so where
+ * it checks and the layout's rule then gives it a team (the file names no
+ * layout, and nothing keeps it one thread: check/layout.c); otherwise it is
+ * checked again with its arrays written out, as any other. */
+Model *check_program(const Program *prog, int precision)
+{
+    if (array_mode(prog) == ARRAYS_AUTO && !arrays_stay(prog) && array_states(prog) >= ARRAY_STATES_MIN &&
+        !derivatives_asked(prog)) {
+        diag_hold();
+        Model *m = check_pass(prog, precision, true);
+        const bool take = m && m->arrays_kept && m->layout_from_rule && m->loop_form;
+        diag_release(take);
+        if (take) return m;
+    }
+    return check_pass(prog, precision, false);
 }

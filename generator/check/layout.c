@@ -13,7 +13,13 @@
  * events (a thread's limit), with about STATES_PER_LANE states per lane: the
  * smallest power of two >= states / STATES_PER_LANE, at least 32 and at most
  * 1024; a warp when that is 32, else a block (a model in loop form with
- * fewer than TEAM_MIN_STATES states stays one thread).  In loop form one thread
+ * fewer than TEAM_MIN_STATES states stays one thread).  Since stencils run in
+ * tiles and a lane's arrays stay in registers (emit_tile.c, team_system.h;
+ * H100, 2026-11-27) those teams give the Duffing chain 2.2e11, 2.7e11, 2.5e11
+ * and 2.1e11 state-steps per second at 64, 256, 1024 and 4096 states (one
+ * thread at 16 states: 4.8e11; written out at 64 states: 2.4e10, which is why
+ * check.c tries arrays that make 64 states as loops).  The measurements that
+ * set the rule, before tiles: in loop form one thread
  * walks every array line alone (the chain of 1024 states: 8.5e9 state-steps
  * per second one thread per system, 5.7e10 in a block of 128; at 4096 states
  * one thread per system does not fit the GPU's local memory), and at 8

@@ -25,6 +25,11 @@ static struct {
     int nlines;
     FILE *stream;
     int errors;
+    FILE *hold;             /* diag_hold: the messages held back, and their errors */
+    char *held;
+    size_t held_len;
+    int held_errors;
+    char *previous;         /* the last message written (report: a repeat is not) */
 } src;
 
 void diag_set_source(const char *path, const char *text, size_t len)
@@ -53,9 +58,44 @@ const char *diag_source(size_t *len)
     return src.text;
 }
 
-int diag_error_count(void) { return src.errors; }
+int diag_error_count(void) { return src.errors + src.held_errors; }
 
-static FILE *out(void) { return src.stream ? src.stream : stderr; }
+static FILE *out(void) { return src.hold ? src.hold : src.stream ? src.stream : stderr; }
+
+/* (held or not, a message is compared with the last one of its own stream) */
+static void forget_previous(void)
+{
+    free(src.previous);
+    src.previous = NULL;
+}
+
+void diag_hold(void)
+{
+    forget_previous();
+    src.held = NULL;
+    src.held_len = 0;
+    src.held_errors = 0;
+    src.hold = open_memstream(&src.held, &src.held_len);
+}
+
+int diag_release(bool keep)
+{
+    const int errors = src.held_errors;
+    if (src.hold) {
+        fclose(src.hold);
+        src.hold = NULL;
+        if (keep && src.held_len) {
+            fwrite(src.held, 1, src.held_len, out());
+            fflush(out());
+        }
+        free(src.held);
+        src.held = NULL;
+    }
+    src.held_errors = 0;
+    if (keep) src.errors += errors;
+    forget_previous();
+    return errors;
+}
 
 static void index_lines(void)
 {
@@ -135,7 +175,6 @@ static void show_source(FILE *f, Loc loc)
  * written once.  Returns whether it was written. */
 static bool report(Loc loc, const char *kind, const char *fmt, va_list ap)
 {
-    static char *previous;
     char *msg = NULL;
     size_t size = 0;
     FILE *f = open_memstream(&msg, &size);
@@ -153,14 +192,14 @@ static bool report(Loc loc, const char *kind, const char *fmt, va_list ap)
     if (f == out())
         return true;
     fclose(f);
-    if (previous && strcmp(previous, msg) == 0) {
+    if (src.previous && strcmp(src.previous, msg) == 0) {
         free(msg);
         return false;
     }
     fwrite(msg, 1, size, out());
     fflush(out());
-    free(previous);
-    previous = msg;
+    free(src.previous);
+    src.previous = msg;
     return true;
 }
 
@@ -168,7 +207,7 @@ void error_at(Loc loc, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    if (report(loc, "error", fmt, ap)) src.errors++;
+    if (report(loc, "error", fmt, ap)) *(src.hold ? &src.held_errors : &src.errors) += 1;
     va_end(ap);
 }
 
@@ -193,7 +232,7 @@ void error_file(const char *fmt, ...)
     va_list ap;
     va_start(ap, fmt);
     Loc none = {0, 0, 0, 0};
-    if (report(none, "error", fmt, ap)) src.errors++;
+    if (report(none, "error", fmt, ap)) *(src.hold ? &src.held_errors : &src.errors) += 1;
     va_end(ap);
 }
 

@@ -37,6 +37,13 @@ void error_file(const char *fmt, ...) ODEGEN_PRINTF(1, 2);
 
 int diag_error_count(void);
 
+/* A trial (check.c: a model's arrays kept as loops, taken if it checks): from
+ * diag_hold on, messages are held back — counted, not written; diag_release
+ * writes them (keep) or drops them with their errors, and returns how many
+ * errors they held. */
+void diag_hold(void);
+int diag_release(bool keep);
+
 /* The source text of a span (its first line only), as a new string; "" when
  * the span is not in the file. */
 const char *diag_source_text(Loc loc);

@@ -396,8 +396,33 @@ static long longest_array(const Program *prog, bool *special)
     return longest;
 }
 
+bool arrays_stay(const Program *prog)
+{
+    bool special;
+    return longest_array(prog, &special) >= ARRAY_LOOP_MIN || special;
+}
+
+/* The states array lines declare (x[1..n]' = …, in %-blocks too): n each. */
+long array_states(const Program *prog)
+{
+    long total = 0;
+    for (const Node *d = prog->decls; d; d = d->next) {
+        if (d->kind == D_FOR) {
+            long n = labs((long)d->rhs->num - (long)d->lhs->num) + 1;
+            for (const Node *e = d->next; e && e->kind != D_FOR_END && e->kind != D_FOR; e = e->next)
+                if (e->kind == D_ODE) total += n;
+            continue;
+        }
+        if (d->kind != D_ODE)
+            continue;
+        Walk w = walk_decl_as(d, true);
+        if (w.have_range) total += labs(w.range.last - w.range.first) + 1;
+    }
+    return total;
+}
+
 /* `@ arrays=loop|written|auto` (check/options.c reports a bad value; the last one wins). */
-static ArrayMode array_mode(const Program *prog)
+ArrayMode array_mode(const Program *prog)
 {
     ArrayMode mode = ARRAYS_AUTO;
     for (const Node *d = prog->decls; d; d = d->next)
@@ -474,7 +499,7 @@ static const Node *keep_block(Out *o, const Node *d, const Node *end, int block)
     return rest;
 }
 
-Program *expand_arrays(const Program *prog, const Node *needs_derivatives, bool *kept)
+Program *expand_arrays(const Program *prog, const Node *needs_derivatives, bool prefer_loops, bool *kept)
 {
     statements_written = terms_written = 0;
     Program *out = arena_alloc(sizeof *out);
@@ -483,7 +508,7 @@ Program *expand_arrays(const Program *prog, const Node *needs_derivatives, bool 
     bool special;
     long longest = longest_array(prog, &special);
     ArrayMode mode = array_mode(prog);
-    bool keep = mode == ARRAYS_LOOP || (mode == ARRAYS_AUTO && (longest >= ARRAY_LOOP_MIN || special));
+    bool keep = mode == ARRAYS_LOOP || (mode == ARRAYS_AUTO && (longest >= ARRAY_LOOP_MIN || special || prefer_loops));
     if (keep && needs_derivatives && (mode == ARRAYS_LOOP || special)) {
         error_at(needs_derivatives->loc,
                  "this needs the derivatives of the right-hand side, which odegen computes for equations written out "

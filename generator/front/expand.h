@@ -47,6 +47,13 @@ const char *index_parse(const char *text, size_t len, Index *ix);
  * model with more than 64 events (one thread's limit) keeps its arrays: the
  * rule gives it a team (check/layout.c), which integrates the loop form. */
 #define ARRAY_LOOP_MIN 64
+/* A model whose shorter array lines declare ARRAY_STATES_MIN states or more
+ * together (a chain of 32 units: two arrays of 32) is tried with its arrays as
+ * loops too (prefer_loops), and kept so where the layout's rule then gives it
+ * a team (check.c): on an H100 the chain of 64 states ran 9x faster in a warp
+ * of 32 over the loops than one thread written out (2.2e11 against 2.4e10
+ * state-steps per second, bench/BENCHMARKS.md). */
+#define ARRAY_STATES_MIN 64
 
 typedef enum ArrayMode { ARRAYS_AUTO, ARRAYS_LOOP, ARRAYS_WRITTEN } ArrayMode;
 
@@ -55,7 +62,13 @@ typedef enum ArrayMode { ARRAYS_AUTO, ARRAYS_LOOP, ARRAYS_WRITTEN } ArrayMode;
  * temporaries and aux kept once with their index (Node.array; the other
  * lines, parameters and initial values, events, still written out).  *kept:
  * whether they stay arrays.  Errors are reported through diag.h. */
-Program *expand_arrays(const Program *prog, const Node *needs_derivatives, bool *kept);
+Program *expand_arrays(const Program *prog, const Node *needs_derivatives, bool prefer_loops, bool *kept);
+/* `@ arrays=…` (the last one; ARRAYS_AUTO without one), and the number of
+ * states the array lines declare (check.c: whether to try them as loops). */
+ArrayMode array_mode(const Program *prog);
+long array_states(const Program *prog);
+/* Whether the arrays stay loops under `@ arrays=auto` by their own length (or a special). */
+bool arrays_stay(const Program *prog);
 
 /* XPPAUT's sum(first,last)of(body), written out: body with i' = first, plus
  * body with i' = first + 1, … (a new expression; 0 when last < first).  The

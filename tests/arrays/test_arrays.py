@@ -14,7 +14,8 @@ must give the same numbers as the same model written out.
 - Physics: the Kuramoto order parameter against Kuramoto's r = sqrt(1 - K_c/K)
   with K_c = 2*gamma (Lorentzian frequencies of width gamma); in the cable a
   spike started at one end reaches the other, later at the far end.
-- auto: 64 elements or more stay arrays, fewer are written out; a model that
+- auto: 64 elements or more stay arrays, fewer are written out unless the
+  array lines declare 64 states together and the rule then gives a team; a model that
   needs derivatives (a stiff method, lyapunov) or has more than 64 events is
   written out with a note.
 - The translation and the C compiler's time of the Duffing chain at 16 …
@@ -208,13 +209,16 @@ def chain_text(n, extra=""):
 
 
 def test_auto_threshold():
-    """auto: arrays of 64 elements or more stay arrays, of 63 are written out;
-    a stiff method or lyapunov writes them out, with a note at its line; so do
-    more than 64 events (the rule's team integrates the model written out)."""
+    """auto: arrays of 64 elements or more stay arrays; shorter ones too where
+    they declare 64 states or more together and the rule then gives the model a
+    team (check.c: a trial with the arrays as loops), else they are written out;
+    a stiff method or lyapunov writes them out, with a note at its line; more
+    than 64 events keep them (the rule's team)."""
     # the rule's layout (check/layout.c): one thread written out; in loop form a team of about
-    # 8 states per lane, a warp of 32 at least (bench/team.sh, part A)
-    for n, loop, layout in ((63, False, ("0", None)), (64, True, ("1", "32")), (512, True, ("2", "128")),
-                            (2048, True, ("2", "512"))):
+    # 8 states per lane, a warp of 32 at least (bench/team.sh, part A).  The chain of n units
+    # has two arrays of n: 31 units (62 states) written out, 32 (64 states) kept
+    for n, loop, layout in ((31, False, ("0", None)), (32, True, ("1", "32")), (63, True, ("1", "32")),
+                            (64, True, ("1", "32")), (512, True, ("2", "128")), (2048, True, ("2", "512"))):
         path = write("auto%d" % n, chain_text(n))
         p = odegen(path, "-o", "auto%d" % n)
         ot.check(p.returncode == 0, p.stderr)
@@ -224,6 +228,17 @@ def test_auto_threshold():
                (re.search(r"#define ODE_TEAM_SIZE (\d+) ", src) or [None, None])[1])
         ot.check(got == layout, "auto at %d elements: layout and team %s expected, got %s" % (
                      n, layout, got))
+    # the trial with the arrays as loops, not taken: a layout named, or what keeps one thread
+    # (period) — written out; a note of the file's is written once whether the trial is taken or not
+    for name, extra, loop in (("auto32_named", "@ layout=thread, nplot=2\n", False), ("auto32_period", "period\n@ nplot=2\n", False),
+                              ("auto32_note", "@ nplot=2\n", True)):
+        path = write(name, chain_text(32, extra))
+        p = odegen(path, "-o", name)
+        ot.check(p.returncode == 0, name + ": " + p.stderr)
+        src = open(os.path.join(WORK, name, name + ".cu")).read()
+        ot.check(("ODE_TEAM_FOR" in src) == loop and (re.search("#define ODE_LAYOUT 0 ", src) is None) == loop,
+                 "%s: %s expected" % (name, "a team over the loops" if loop else "one thread written out"))
+        ot.check(p.stderr.count("note: XPPAUT option 'nplot' is ignored") == 1, name + ": the note once: " + p.stderr)
     # in loop form but one thread: what a team does not integrate (a map, a delay), and a
     # model of fewer than 64 states (a special over a few units)
     for name, text in (("auto_map", "x[0..63]' = 3.8*x[j]*(1-x[j]) + 0.01*(x0-x[j])\nx[0..63](0)=0.1\n@ meth=discrete\ndone\n"),
