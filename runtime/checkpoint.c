@@ -330,6 +330,19 @@ static int ode_ck_sync_dir(const char *path)
     return err;
 }
 
+/* Whether the regular file open at fd is a temporary index a killed run
+ * left: it begins with the mark, or holds a beginning of it and nothing else
+ * (empty too: the run was killed between making the file and writing it). */
+static int ode_ck_tmp_ours(int fd, const struct stat *st)
+{
+    char seen[32];
+    const size_t len = strlen(ODE_CK_MAGIC_ANY);
+    if (ode_ck_marked(fd, ODE_CK_MAGIC_ANY)) return 1;
+    if (st->st_size < 0 || (size_t)st->st_size >= len) return 0;
+    const ssize_t n = pread(fd, seen, (size_t)st->st_size, 0);
+    return n == (ssize_t)st->st_size && memcmp(seen, ODE_CK_MAGIC_ANY, (size_t)n) == 0;
+}
+
 /* Writes text to path atomically: FILE.tmp (made new: one left by a killed
  * run is replaced, any other file of that name refused), fsync, rename,
  * fsync of the directory.  0, or an errno value with the message in error. */
@@ -340,7 +353,7 @@ static int ode_ck_write_atomic(const OdeCheckpoint *ck, const char *text, char *
     if (fd < 0 && errno == EEXIST) {
         const int old = open(tmp, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
         struct stat st;
-        const int ours = old >= 0 && fstat(old, &st) == 0 && S_ISREG(st.st_mode) && ode_ck_marked(old, ODE_CK_MAGIC_ANY);
+        const int ours = old >= 0 && fstat(old, &st) == 0 && S_ISREG(st.st_mode) && ode_ck_tmp_ours(old, &st);
         if (old >= 0) close(old);
         if (!ours) {
             snprintf(error, size, "cannot write checkpoint '%s': '%s' exists and was not written by odegen; remove it "
