@@ -31,7 +31,9 @@ run() {   # run NAME COMMAND…: one check, its output shown
 }
 build() { $CC $FLAGS "$@" -lm || { echo "FAIL: build $*"; failed=$((failed + 1)); return 1; }; }
 
-# TEAM_PARTS: which parts run (default all): contract lu integrate window generated
+# TEAM_PARTS: which parts run (default all): contract lu integrate window generated;
+# TEAM_ONLY=TEXT: of the generated part, only the models whose titles hold TEXT (and not the
+# checks of the whole part: the runs, the phase timers, the stencils found)
 PARTS=${TEAM_PARTS:-contract lu integrate window generated}
 part() { case " $PARTS " in *" $1 "*) return 0 ;; esac; return 1; }
 
