@@ -253,8 +253,7 @@ static Model *check_pass(const Program *prog, int precision, bool prefer_loops)
 Model *check_program(const Program *prog, int precision)
 {
     if (array_mode(prog) == ARRAYS_AUTO && !arrays_stay(prog) && array_states(prog) >= ARRAY_STATES_MIN &&
-        !derivatives_asked(prog)) {
-        diag_hold();
+        !derivatives_asked(prog) && diag_hold()) {
         Model *m = check_pass(prog, precision, true);
         const bool take = m && m->arrays_kept && m->layout_from_rule && m->loop_form;
         diag_release(take);

@@ -69,13 +69,14 @@ static void forget_previous(void)
     src.previous = NULL;
 }
 
-void diag_hold(void)
+bool diag_hold(void)
 {
     forget_previous();
     src.held = NULL;
     src.held_len = 0;
     src.held_errors = 0;
     src.hold = open_memstream(&src.held, &src.held_len);
+    return src.hold != NULL;
 }
 
 int diag_release(bool keep)

@@ -38,10 +38,10 @@ void error_file(const char *fmt, ...) ODEGEN_PRINTF(1, 2);
 int diag_error_count(void);
 
 /* A trial (check.c: a model's arrays kept as loops, taken if it checks): from
- * diag_hold on, messages are held back — counted, not written; diag_release
- * writes them (keep) or drops them with their errors, and returns how many
- * errors they held. */
-void diag_hold(void);
+ * diag_hold on, messages are held back — counted, not written (false: they
+ * cannot be, out of memory; then no trial); diag_release writes them (keep)
+ * or drops them with their errors, and returns how many errors they held. */
+bool diag_hold(void);
 int diag_release(bool keep);
 
 /* The source text of a span (its first line only), as a new string; "" when
