@@ -24,7 +24,10 @@
 #      states (one thread) and of 128 states (the rule's one thread with the
 #      arrays as loops, one thread written out, a warp of 32, a block of 128)
 #      at 2^8 … 2^18 systems — kernel seconds until the GPU
-#      is full (one wave of systems or teams), then linear.
+#      is full (one wave of systems or teams), then linear;
+#   F  the scan's size in the layout's rule (check/layout.c: team_by_rule): models
+#      of 4, 16, 28 (MPGOS's ring of 14 units), 64 and 256 states at 32 … 32768
+#      systems, one thread against teams (over the arrays kept as loops).
 #
 # Only what the parts in TEAM_PARTS measure is built.  A team integrates a model
 # written out, and nvcc's time for a model written out grows fast with its size
@@ -38,7 +41,8 @@
 # to 9), so B is split by TEAM_B_UNITS (14 64 128) and TEAM_B_LAYOUTS (warp8 warp16
 # warp32 block32 block64 block128); TEAM_B_LOOP_LAYOUTS (warp16 warp32 block32 block64
 # block128) are the same layouts over the arrays kept as loops, built in seconds (and
-# the rule's own mpgos128: 128 events, a block of 64 over the loops).  Part A adds the
+# the rule's own layouts: its files declare their scans of 25, 5 and 3 systems, so the
+# rule gives a warp of 32, a block of 64 and a block of 128 over the loops).  Part A adds the
 # chain's loop form in a warp of 32 and a block of 128 at every size from 64 states.
 # In 10-minute calls on 16 cores (JOBS=14; the H100's times of 2026-11-27):
 #   TEAM_PARTS="A E" (385 s);  TEAM_PARTS="C D" (131 s);
@@ -46,7 +50,7 @@
 #   layouts take nvcc minutes each: TEAM_B_LAYOUTS=" " leaves the written-out ones out).
 #
 # Environment: BENCH_OUT (bench/out), ARCH (sm_90), JOBS (parallel builds, 8),
-# TEAM_PARTS (default "A B C D E"), TEAM_BIG, TEAM_BUILD_TIMEOUT, TEAM_RUN_TIMEOUT (one
+# TEAM_PARTS (default "A B C D E F"), TEAM_BIG, TEAM_BUILD_TIMEOUT, TEAM_RUN_TIMEOUT (one
 # scan's limit, 120 s), TEAM_B_UNITS, TEAM_B_LAYOUTS, TEAM_B_LOOP_LAYOUTS, TEAM_CHAIN_UNITS
 # (part A's sizes in units: "8 32 128 512 2048"), MPGOS (the MPGOS tree: .mpgos/src, made by
 #   mkdir -p .mpgos/src && git --git-dir=<the fetched mirror>/.git archive HEAD \
@@ -64,7 +68,7 @@ RES=$OUT/team.jsonl
 NVCC=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
 ARCH=${ARCH:-sm_90}
 JOBS=${JOBS:-8}
-PARTS=${TEAM_PARTS:-A B C D E}
+PARTS=${TEAM_PARTS:-A B C D E F}
 BUILD_TIMEOUT=${TEAM_BUILD_TIMEOUT:-360}
 RUN_TIMEOUT=${TEAM_RUN_TIMEOUT:-120}
 B_UNITS=${TEAM_B_UNITS:-14 64 128}
@@ -96,14 +100,18 @@ ring_ode() {    # UNITS: the same oscillators in a ring (periodic index)
 # UDT = 1, user-defined termination, when the unit's counter reaches 2): stop=2 on each
 # unit's event is that rule (without it odegen integrated all of [0, 40 pi], some 60
 # times the tutorial's work: the call of 2026-11-27 measured MPGOS / odegen 0.08)
+# The file declares the scan that part B runs (the same as the command line's X below), so
+# that the layout's rule knows its size (check/layout.c: 25, 5 and 3 systems).
 mpgos_ode() {   # UNITS: MPGOS's tutorial T1 (tests/large/duffing_ring.ode at any size), its accessories per unit
-    local u=$1 m=$(($1 - 1))
+    local u=$1 m=$(($1 - 1)) x v
+    case $u in 14) x="-8,-4,0,4,8" v="-20,-5,10,25,40" ;; 64) x="-8,-4,0,4,8" v="-20" ;; *) x="-8,0,8" v="-20" ;; esac
     printf '%s\n' "# MPGOS's ring of Duffing units (tutorial T1), $u units" \
         "par B=13.633, w=0.5, G=0.004, C=0.002, k=0.24" \
         "x[0..$m]' = v[j] - G*x[j] + C*(shift(x0, mod([j]+$m,$u)) + shift(x0, mod([j]+1,$u)))" \
         "v[0..$m]' = -k*v[j] + x[j] - x[j]^3 + B*cos(w*t) - G*v[j] + C*(shift(v0, mod([j]+$m,$u)) + shift(v0, mod([j]+1,$u)))" \
         "x[0..$m](0) = -5" "v[0..$m](0) = -5" "acc n[0..$m], xs[0..$m]" \
         "event peak[0..$m]: v[j], dir=-1, stop=2 { n[j] = n[j] + 1; if (n[j] == 2) { xs[j] = x[j] } }" \
+        "scan x11=list($x)" "scan v11=list($v)" \
         "@ meth=rkck45, toler=1e-8, atoler=1e-8, dt=0.01, total=125.66370614359172" "done"
 }
 stiff_ode() {   # five stiff clusters of six species (tests/large/stiff_clusters.ode's, 30 states)
@@ -194,6 +202,9 @@ CHAIN_UNITS=${TEAM_CHAIN_UNITS:-8 32 128 512 2048}   # (a smoke test: TEAM_CHAIN
 for u in $CHAIN_UNITS 64; do chain_ode "$u" >"$B/ode/chain$u.ode"; ring_ode "$u" >"$B/ode/ring$u.ode"; done
 for u in 14 64 128; do mpgos_ode "$u" >"$B/ode/mpgos$u.ode"; done
 stiff_ode >"$B/ode/stiff30.ode"
+F_SYSTEMS="32 128 512 2048 8192 32768"
+for u in 2 8 32 128; do chain_ode "$u" >"$B/ode/F_chain$u.ode"; done
+mpgos_ode 14 >"$B/ode/F_mpgos14.ode"
 
 log "builds for parts $PARTS ($JOBS at once; each nvcc at most $BUILD_TIMEOUT s)"
 if part A; then
@@ -227,8 +238,6 @@ if part B; then
     for u in $B_UNITS; do
         spawn mpgos$u "$B/ode/mpgos$u.ode" ""
         for l in $B_LAYOUTS; do
-            # (128 units: the rule's own choice is a block of 64, built as mpgos128)
-            [ "$u$l" = 128block64 ] && continue
             spawn "mpgos${u}_$l" "$B/ode/mpgos$u.ode" "--option layout=${l%%[0-9]*} --option team=${l##*[a-z]}"
         done
         for l in $B_LOOP_LAYOUTS; do   # the same layouts over the arrays kept as loops
@@ -294,6 +303,16 @@ if part B && [ -d "$MPGOS/SourceCodes" ]; then
 elif part B; then
     log "no MPGOS tree at $MPGOS: part B runs odegen alone (see this script's header)"
 fi
+if part F; then   # name:units:layouts (thread: the model written out; teams over the loops)
+    for m in chain2:"thread warp4" chain8:"thread warp16 block32" mpgos14:"thread warp32 block64" \
+        chain32:"thread warp32 block64" chain128:"warp32 block128 block256"; do
+        for l in ${m#*:}; do
+            o="--option layout=${l%%[0-9]*}"
+            [ "$l" = thread ] || o="$o --option team=${l##*[a-z]} --option arrays=loop"
+            spawn "F_${m%%:*}_$l" "$B/ode/F_${m%%:*}.ode" "$o"
+        done
+    done
+fi
 wait
 log "builds done"
 
@@ -340,6 +359,11 @@ fi
 if part E; then
     for N in 256 1024 4096 16384 65536 262144; do
         for v in chain8 E_chain64 E_chain64_thread E_chain64_warp32 E_chain64_block128; do run "$v" "E" "$N" 0 1 0 0 "k=lin:0.2:0.3:0"; done
+    done
+fi
+if part F; then
+    for N in $F_SYSTEMS; do
+        for v in $(cd "$B" && ls -d F_* 2>/dev/null); do run "$v" "F" "$N" 0 1 0 0 "k=lin:0.2:0.3:0"; done
     done
 fi
 $PY bench/team_report.py "$RES" "$OUT/gpu.txt" | tee "$OUT/TEAM.md"

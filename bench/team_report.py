@@ -169,6 +169,28 @@ def main():
               rows, intro="Kernel seconds (and state-steps per second) against the number of systems: flat while the "
               "GPU is not full, then linear; the knee is one wave (the resident threads, or teams, of every SM).")
         w("")
+    # ---------------------------------------------------------------- F
+    F = [r for r in runs if r["tag"] == "F"]
+    if F:
+        models = sorted({r["variant"].split("_")[1] for r in F}, key=lambda m: (E_states(F, next(
+            x["variant"] for x in F if x["variant"].split("_")[1] == m)), m))
+        rows = []
+        for m in models:
+            mine = [r for r in F if r["variant"].split("_")[1] == m]
+            for n in sorted({r["N"] for r in mine}):
+                at = sorted((r for r in mine if r["N"] == n and r["seconds"] > 0), key=lambda r: r["seconds"])
+                if not at:
+                    continue
+                thread = next((r for r in at if r["build"]["layout"] == "thread"), None)
+                rows.append([m, "%d" % at[0]["build"]["states"], "%d" % n,
+                             "; ".join("%s %.3g" % (lay(r["build"]), 1e3 * r["seconds"]) for r in at),
+                             lay(at[0]["build"]),
+                             "%.2f" % (thread["seconds"] / at[0]["seconds"]) if thread else "-"])
+        table(w, "The scan's size: one thread against teams (kernel ms, fastest first)",
+              ["model", "states", "systems", "layouts", "fastest", "one thread / fastest"], "lrrllr", rows,
+              intro="The layout's rule gives a model of 24 states or more a team for a declared scan of at most "
+              "4096 systems (check/layout.c); one thread is the model written out, the teams run over the loops.")
+        w("")
     if errors:
         w("Errors: " + "; ".join("%s %s: %s" % (e.get("variant", ""), e.get("tag", ""), e["error"]) for e in errors))
     print("\n".join(out))

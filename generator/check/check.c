@@ -244,15 +244,25 @@ static Model *check_pass(const Program *prog, int precision, bool prefer_loops)
     return diag_error_count() ? NULL : m;
 }
 
+static bool declares_scan(const Program *prog)
+{
+    for (const Node *d = prog->decls; d; d = d->next)
+        if (d->kind == D_SCAN) return true;
+    return false;
+}
+
 /* A model whose array lines are each shorter than ARRAY_LOOP_MIN but declare
- * ARRAY_STATES_MIN states or more together (front/expand.h) is first checked
- * with its arrays kept as loops, its messages held back, and taken so where
- * it checks and the layout's rule then gives it a team (the file names no
- * layout, and nothing keeps it one thread: check/layout.c); otherwise it is
- * checked again with its arrays written out, as any other. */
+ * ARRAY_STATES_MIN states or more together (front/expand.h), or
+ * LAYOUT_SMALL_SCAN_STATES or more in a file that declares a scan (the rule
+ * may give it a team for a scan of a few systems), is first checked with its
+ * arrays kept as loops, its messages held back, and taken so where it checks
+ * and the layout's rule then gives it a team (the file names no layout, and
+ * nothing keeps it one thread: check/layout.c); otherwise it is checked
+ * again with its arrays written out, as any other. */
 Model *check_program(const Program *prog, int precision)
 {
-    if (array_mode(prog) == ARRAYS_AUTO && !arrays_stay(prog) && array_states(prog) >= ARRAY_STATES_MIN &&
+    const long states = array_mode(prog) == ARRAYS_AUTO && !arrays_stay(prog) ? array_states(prog) : 0;
+    if ((states >= ARRAY_STATES_MIN || (states >= LAYOUT_SMALL_SCAN_STATES && declares_scan(prog))) &&
         !derivatives_asked(prog) && diag_hold()) {
         Model *m = check_pass(prog, precision, true);
         const bool take = m && m->arrays_kept && m->layout_from_rule && m->loop_form;

@@ -276,6 +276,10 @@ void check_dae(Checker *c);
 
 /* layout.c */
 void choose_layout(Checker *c);
+/* A model of this many states or more gets a team where the file declares a
+ * scan of a few systems (layout.c: team_by_rule); check.c then tries its
+ * arrays as loops. */
+#define LAYOUT_SMALL_SCAN_STATES 24
 /* What keeps a model one system per thread (noise, delays, XPPAUT's globals,
  * lyapunov, period: the team integrator has none of them), or NULL. */
 const char *team_cannot(const Model *m);

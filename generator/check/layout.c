@@ -31,14 +31,16 @@
  * alone fits both; bench/BENCHMARKS.md).  Unless the model
  * needs one thread (one_thread_only below): then one thread, in loop form.
  * `@ team=N` alone picks the team's size with the rule's layout for it.
- * A scan far smaller than a wave (a few systems) gains from more lanes
- * (MPGOS's ring of 128 units, 3 systems: a block of 128 over a block of 64,
- * 1.4x): `@ layout=block, team=N`; the rule does not know the scan's size.
+ * A scan the file declares of at most SMALL_SCAN systems gives a model of
+ * 24 states or more a team (team_by_rule below); a scan given at run time
+ * (`--scan`, the library) keeps the layout built, so a small one there asks
+ * for `@ layout=…, team=N` (docs/large.md).
  * Teams of 2 or 4 lanes for a small model were slower than one thread at
  * every scan measured (part D: the valve, Keller–Miksis): the rule keeps
  * one thread there.
  */
 #include "check/checker.h"
+#include "check/method.h"
 #include "front/diag.h"
 
 #define STATES_PER_LANE 8
@@ -90,6 +92,60 @@ static int one_thread_only(const Model *m, Loc at, OneThread out[ONE_THREAD_MAX]
     return n;
 }
 
+/* The systems of the scan the file declares (the product of its `scan` lines),
+ * 0 where it declares none: the runner's default scan, which `--scan` and the
+ * library may replace. */
+static double scan_systems(const Model *m)
+{
+    if (!m->nscan) return 0;
+    double product = 1;
+    for (int i = 0; i < m->nscan; i++) product *= (double)m->scans[i].n;
+    return product;
+}
+
+/* The rule's team for a model that a team can integrate (1: one thread).
+ * By the model's size: a team of about STATES_PER_LANE states per lane for a
+ * model in loop form of TEAM_MIN_STATES states or more, or with more than 64
+ * events; else one thread.  A declared scan of at most SMALL_SCAN systems
+ * (a fraction of a wave: one thread per system leaves most multiprocessors
+ * idle) of a model with SMALL_SCAN_MIN_STATES states or more, explicit,
+ * gets a team where the size alone gives one thread — a warp of 32 — and
+ * one of about 2 states per lane where it has at most FEW_SYSTEMS systems
+ * (at least 32 lanes).  Measured on an H200 (bench/BENCHMARKS.md, the sixth
+ * session of 2026-11-27; kernel ms at 32 / 512 / 2048 / 8192 systems, RK4
+ * or RKCK45 over 4 forcing periods):
+ * MPGOS's ring of 14 units (28 states, RKCK45, 14 events) one thread
+ * 2.59 / 3.14 / 3.26 / 3.14, a warp of 32 over the loops 0.84 / 0.88 /
+ * 0.95 / 3.73; the 16-state chain (RK4) one thread 1.73 / 1.85 / 1.85 /
+ * 1.86, its best team 2.73 / 2.75 / 3.02 / 6.92 (so 16 states stay one
+ * thread: the cut lies between 16 and 28); the chain of 256 states a block
+ * of 128 1.26 ms at 32 and 128 systems, the rule's warp of 32 1.74 (from 512
+ * systems the warp wins).  The stiff methods keep the size's rule (their
+ * teams, not measured on small scans, were 2.8-10x slower on full ones),
+ * and what a team cannot integrate (constraints, XPPAUT's symplectic
+ * method: dae.c, symplectic.c) one thread. */
+#define SMALL_SCAN 4096
+#define FEW_SYSTEMS 128
+#define SMALL_SCAN_MIN_STATES LAYOUT_SMALL_SCAN_STATES   /* (check.c tries arrays as loops from there) */
+
+static int team_by_rule(const Model *m, double systems)
+{
+    int t = 1;
+    if (m->nevent > 64 || (m->arrays_kept && m->nstate >= TEAM_MIN_STATES)) {
+        t = pow2_at_least((m->nstate + STATES_PER_LANE - 1) / STATES_PER_LANE);
+        if (t < 32) t = 32;
+    }
+    const bool small_scan = systems >= 1 && systems <= SMALL_SCAN && m->nstate >= SMALL_SCAN_MIN_STATES &&
+                            !method_is_rosenbrock(m->method) && m->method != METH_SYMPLECTIC && !m->nalg;
+    if (!small_scan) return t;
+    if (systems <= FEW_SYSTEMS) {
+        int few = pow2_at_least((m->nstate + 1) / 2);
+        if (few < 32) few = 32;
+        if (few > t) t = few;
+    }
+    return t < 32 ? 32 : t;
+}
+
 const char *team_cannot(const Model *m)
 {
     OneThread why[ONE_THREAD_MAX];
@@ -103,13 +159,12 @@ void choose_layout(Checker *c)
     m->layout_from_rule = m->layout < 0;
     if (m->layout < 0) {
         if (m->team > 1) m->layout = m->team <= 32 ? LAYOUT_WARP : LAYOUT_BLOCK;
-        else if (m->team == 1 || (m->nevent <= 64 && !(m->arrays_kept && m->nstate >= TEAM_MIN_STATES)) || team_cannot(m))
-            m->layout = LAYOUT_THREAD;   /* (past 64 events: check.c says why) */
+        else if (m->team == 1 || team_cannot(m))
+            m->layout = LAYOUT_THREAD;
         else {
-            int t = pow2_at_least((m->nstate + STATES_PER_LANE - 1) / STATES_PER_LANE);
-            if (t < 32) t = 32;
-            m->layout = t == 32 ? LAYOUT_WARP : LAYOUT_BLOCK;
-            if (!m->team) m->team = t;
+            const int t = team_by_rule(m, scan_systems(m));
+            m->layout = t == 1 ? LAYOUT_THREAD : t == 32 ? LAYOUT_WARP : LAYOUT_BLOCK;   /* (past 64 events: check.c says why) */
+            if (t > 1) m->team = t;
         }
     }
     switch (m->layout) {

@@ -55,6 +55,14 @@ def rows(text):
     return ot.Result(text, "")
 
 
+def written_out(src):
+    """Whether the generated source has the model written out: its last state's equation by
+    itself (a model written out may still be integrated by a team, whose code loops over the
+    team's lanes and an event array's events: check/layout.c's rule by the scan's size)."""
+    n = int(re.search(r"#define ODE_NSTATE (\d+)", src).group(1))
+    return ("ode_dy[%d] = " % (n - 1)) in src
+
+
 def same_both_ways(name, text, sanitize=None):
     """The model in loop form and written out: the same CSV bytes; returns
     the CSV text and the loop form's generated source.  On the GPU the loop
@@ -69,8 +77,8 @@ def same_both_ways(name, text, sanitize=None):
                           backend=backend)
         out[mode] = csv_text(runner, backend=backend)
         src[mode] = open(runner + ".cu").read()
-    ot.check("ODE_TEAM_FOR" in src["loop"], "%s: @ arrays=loop wrote no loop" % name)
-    ot.check("ODE_TEAM_FOR" not in src["written"], "%s: @ arrays=written wrote a loop" % name)
+    ot.check(not written_out(src["loop"]), "%s: @ arrays=loop wrote the model out" % name)
+    ot.check(written_out(src["written"]), "%s: @ arrays=written wrote a loop" % name)
     if ot.BACKEND == "cpu":   # cc contracts nothing: the same operations in the same order, the same bits
         ot.check(out["loop"] == out["written"],
                  "%s: loop form and written out differ:\n%s\n---\n%s" % (name, out["loop"][:2000], out["written"][:2000]))
@@ -223,7 +231,7 @@ def test_auto_threshold():
         p = odegen(path, "-o", "auto%d" % n)
         ot.check(p.returncode == 0, p.stderr)
         src = open(os.path.join(WORK, "auto%d" % n, "auto%d.cu" % n)).read()
-        ot.check(("ODE_TEAM_FOR" in src) == loop, "auto at %d elements: loop form %s" % (n, not loop))
+        ot.check((not written_out(src)) == loop, "auto at %d elements: loop form %s" % (n, not loop))
         got = (re.search(r"#define ODE_LAYOUT (\d) ", src).group(1),
                (re.search(r"#define ODE_TEAM_SIZE (\d+) ", src) or [None, None])[1])
         ot.check(got == layout, "auto at %d elements: layout and team %s expected, got %s" % (
@@ -236,7 +244,7 @@ def test_auto_threshold():
         p = odegen(path, "-o", name)
         ot.check(p.returncode == 0, name + ": " + p.stderr)
         src = open(os.path.join(WORK, name, name + ".cu")).read()
-        ot.check(("ODE_TEAM_FOR" in src) == loop and (re.search("#define ODE_LAYOUT 0 ", src) is None) == loop,
+        ot.check((not written_out(src)) == loop and (re.search("#define ODE_LAYOUT 0 ", src) is None) == loop,
                  "%s: %s expected" % (name, "a team over the loops" if loop else "one thread written out"))
         ot.check(p.stderr.count("note: XPPAUT option 'nplot' is ignored") == 1, name + ": the note once: " + p.stderr)
     # in loop form but one thread: what a team does not integrate (a map, a delay), and a
@@ -249,7 +257,7 @@ def test_auto_threshold():
         p = odegen(path, "-o", name)
         ot.check(p.returncode == 0, name + ": " + p.stderr)
         src = open(os.path.join(WORK, name, name + ".cu")).read()
-        ot.check("ODE_TEAM_FOR" in src and re.search("#define ODE_LAYOUT 0 ", src),
+        ot.check(not written_out(src) and re.search("#define ODE_LAYOUT 0 ", src),
                  name + ": one thread over the loop form expected, got " + str(re.findall("#define ODE_LAYOUT .*", src)))
     diffusion = ("par c=0.1\nx[1..64]'=-x[j]+c*(x[j-1]-2*x[j]+x[j+1])\nx0=0\nx65=0\n"
                  "X=sum(1,100)of(i'*x1)\naux xm=X\n%s\ndone\n")
@@ -276,6 +284,55 @@ def test_auto_threshold():
     p = odegen(path, "--check")
     ot.check(p.returncode == 1 and "loop_stiff.ode:7:16: error: this needs the derivatives" in p.stderr,
              "@ arrays=loop with a stiff method: " + p.stderr)
+
+
+def test_scan_rule():
+    """The rule by the scan the file declares (check/layout.c: team_by_rule): at
+    most 4096 systems give a model of 24 states or more a team — a warp of 32
+    where its size alone gives one thread, about 2 states per lane (32 lanes at
+    least) for at most 128 systems, its arrays tried as loops (check.c); 16
+    states, bigger scans, a stiff method, constraints, noise and a layout named
+    keep what the size's rule gives."""
+    def ring(units, extra):   # MPGOS's ring of Duffing units, an event per unit (bench/team.sh: mpgos_ode)
+        m = units - 1
+        return ("par B=13.633, w=0.5, G=0.004, C=0.002, k=0.24\n"
+                "x[0..%d]' = v[j] - G*x[j] + C*(shift(x0, mod([j]+%d,%d)) + shift(x0, mod([j]+1,%d)))\n"
+                "v[0..%d]' = -k*v[j] + x[j] - x[j]^3 + B*cos(w*t) - G*v[j]\n"
+                "x[0..%d](0) = -5\nacc n[0..%d]\nevent peak[0..%d]: v[j], dir=-1, stop=2 { n[j] = n[j] + 1 }\n"
+                "%s@ meth=rkck45, toler=1e-8, atoler=1e-8, total=10\ndone\n" % (m, m, units, units, m, m, m, m, extra))
+    scan = "scan k=lin(0.2, 0.3, %d)\n"
+    cases = [  # name, text, (layout, team), loop form
+        ("scan_ring14_25", ring(14, "scan x11=list(-8,-4,0,4,8)\nscan v11=list(-20,-5,10,25,40)\n"), ("1", "32"), True),
+        ("scan_ring14_4096", ring(14, scan % 4096), ("1", "32"), True),
+        ("scan_ring14_4097", ring(14, scan % 4097), ("0", None), False),
+        ("scan_ring14_none", ring(14, ""), ("0", None), False),
+        ("scan_ring14_named", ring(14, scan % 25 + "@ layout=thread\n"), ("0", None), False),
+        ("scan_noise", "par k=1\nx[1..16]' = v[j]\nv[1..16]' = -k*x[j] + 0.1*nz\nnz=normal(0,1)\n" + scan % 25 +
+         "@ meth=euler, dt=0.01, total=1\ndone\n", ("0", None), False),
+        ("scan_chain8_25", chain_text(8, scan % 25), ("0", None), False),
+        ("scan_chain12_25", chain_text(12, scan % 25), ("1", "32"), True),
+        ("scan_chain128_128", chain_text(128, scan % 128), ("2", "128"), True),
+        ("scan_chain128_129", chain_text(128, scan % 129), ("1", "32"), True),
+        ("scan_chain128_8192", chain_text(128, scan % 8192), ("1", "32"), True),
+        ("scan_chain512_3", chain_text(512, scan % 3), ("2", "512"), True),
+        ("scan_dae", "par k=1\nx[1..30]' = -k*x[j] + y\n0 = y + y^3 - x1\nsolv y = 0\n" + scan % 10 + "done\n", ("0", None), False),
+        ("scan_stiff", chain_text(16, scan % 10).replace("meth=rk4", "meth=rodas5p"), ("0", None), False),
+    ]
+    for name, text, layout, loop in cases:
+        p = odegen(write(name, text), "-o", name)
+        ot.check(p.returncode == 0, name + ": " + p.stderr)
+        src = open(os.path.join(WORK, name, name + ".cu")).read()
+        got = (re.search(r"#define ODE_LAYOUT (\d) ", src).group(1),
+               (re.search(r"#define ODE_TEAM_SIZE (\d+) ", src) or [None, None])[1])
+        ot.check(got == layout, "%s: layout and team %s expected, got %s" % (name, layout, got))
+        ot.check((not written_out(src)) == loop, "%s: loop form %s expected" % (name, loop))
+    # the rule's team for the tutorial's 25 systems, run (on the GPU in make test-gpu): the bytes of
+    # the model written out on the CPU path
+    text, src = same_both_ways("scan_ring14_run", cases[0][1])
+    r = rows(text)
+    ot.check(re.search(r"#define ODE_LAYOUT 1 ", src) and len(r) == 25 and
+             all(s in ("finished", "event") for s in r.status) and np.all(np.isfinite(r["x0"])),
+             "the ring's 25 systems in a warp of 32: %s" % sorted(set(r.status)))
 
 
 SPECIAL_RING = open(os.path.join(ROOT, "tests", "team", "special_ring.ode")).read()   # (tests/team/run.sh too)
@@ -367,6 +424,7 @@ TESTS = [
     ("Kuramoto: order parameter vs K_c", test_kuramoto_transition),
     ("loop == written: HH cable of 100", test_cable),
     ("auto: threshold, derivatives", test_auto_threshold),
+    ("the rule by the declared scan's size", test_scan_rule),
     ("loop form by emulated teams of 1 … 64", test_team_emulation),
     ("translation and build time by size", test_sizes),
 ]
