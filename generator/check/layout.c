@@ -108,10 +108,11 @@ static double scan_systems(const Model *m)
  * model in loop form of TEAM_MIN_STATES states or more, or with more than 64
  * events; else one thread.  A declared scan of at most SMALL_SCAN systems
  * (a fraction of a wave: one thread per system leaves most multiprocessors
- * idle) of a model with SMALL_SCAN_MIN_STATES states or more, explicit,
- * gets a team where the size alone gives one thread — a warp of 32 — and
- * one of about 2 states per lane where it has at most FEW_SYSTEMS systems
- * (at least 32 lanes).  Measured on an H200 (bench/BENCHMARKS.md, the sixth
+ * idle) of a model with SMALL_SCAN_MIN_STATES states or more gets a team
+ * where the size alone gives one thread — a warp of 32 — and one of about
+ * 2 states per lane where it has at most FEW_SYSTEMS systems (at least 32
+ * lanes, at most FEW_SYSTEMS_LANES: the largest team measured faster, MPGOS's
+ * ring of 128 units over 3 systems in a block of 256 on an H100).  Measured on an H200 (bench/BENCHMARKS.md, the fifth
  * session of 2026-11-27; kernel ms at 32 / 512 / 2048 / 8192 systems, RK4
  * or RKCK45 over 4 forcing periods):
  * MPGOS's ring of 14 units (28 states, RKCK45, 14 events) one thread
@@ -126,6 +127,7 @@ static double scan_systems(const Model *m)
  * method: dae.c, symplectic.c) one thread. */
 #define SMALL_SCAN 4096
 #define FEW_SYSTEMS 128
+#define FEW_SYSTEMS_LANES 256
 #define SMALL_SCAN_MIN_STATES LAYOUT_SMALL_SCAN_STATES   /* (check.c tries arrays as loops from there) */
 
 static int team_by_rule(const Model *m, double systems)
@@ -141,6 +143,7 @@ static int team_by_rule(const Model *m, double systems)
     if (systems <= FEW_SYSTEMS) {
         int few = pow2_at_least((m->nstate + 1) / 2);
         if (few < 32) few = 32;
+        if (few > FEW_SYSTEMS_LANES) few = FEW_SYSTEMS_LANES;
         if (few > t) t = few;
     }
     return t < 32 ? 32 : t;

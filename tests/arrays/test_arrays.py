@@ -290,7 +290,7 @@ def test_scan_rule():
     """The rule by the scan the file declares (check/layout.c: team_by_rule): at
     most 4096 systems give a model of 24 states or more a team — a warp of 32
     where its size alone gives one thread, about 2 states per lane (32 lanes at
-    least) for at most 128 systems, its arrays tried as loops (check.c); 16
+    least, 256 at most) for at most 128 systems, its arrays tried as loops (check.c); 16
     states, bigger scans, a stiff method, constraints, noise and a layout named
     keep what the size's rule gives."""
     def ring(units, extra):   # MPGOS's ring of Duffing units, an event per unit (bench/team.sh: mpgos_ode)
@@ -314,7 +314,8 @@ def test_scan_rule():
         ("scan_chain128_128", chain_text(128, scan % 128), ("2", "128"), True),
         ("scan_chain128_129", chain_text(128, scan % 129), ("1", "32"), True),
         ("scan_chain128_8192", chain_text(128, scan % 8192), ("1", "32"), True),
-        ("scan_chain512_3", chain_text(512, scan % 3), ("2", "512"), True),
+        ("scan_chain512_3", chain_text(512, scan % 3), ("2", "256"), True),
+        ("scan_chain2048_3", chain_text(2048, scan % 3), ("2", "512"), True),
         ("scan_dae", "par k=1\nx[1..30]' = -k*x[j] + y\n0 = y + y^3 - x1\nsolv y = 0\n" + scan % 10 + "done\n", ("0", None), False),
         ("scan_stiff", chain_text(16, scan % 10).replace("meth=rk4", "meth=rodas5p"), ("0", None), False),
     ]
