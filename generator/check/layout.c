@@ -111,8 +111,10 @@ static double scan_systems(const Model *m)
  * idle) of a model with SMALL_SCAN_MIN_STATES states or more gets a team
  * where the size alone gives one thread — a warp of 32 — and one of about
  * 2 states per lane where it has at most FEW_SYSTEMS systems (at least 32
- * lanes, at most FEW_SYSTEMS_LANES: the largest team measured faster, MPGOS's
- * ring of 128 units over 3 systems in a block of 256 on an H100).  Measured on an H200 (bench/BENCHMARKS.md, the fifth
+ * lanes, at most FEW_SYSTEMS_LANES: the chain of 1024 states over 3 … 128
+ * systems ran 1.97 ms in a block of 256, 2.15 in the size's block of 128,
+ * 2.19 in a block of 512; at 4096 states a block of 1024 beat the size's
+ * block of 512 by 7 % only, 5.89 against 6.34 ms; H100).  Measured on an H200 (bench/BENCHMARKS.md, the fifth
  * session of 2026-11-27; kernel ms at 32 / 512 / 2048 / 8192 systems, RK4
  * or RKCK45 over 4 forcing periods):
  * MPGOS's ring of 14 units (28 states, RKCK45, 14 events) one thread
