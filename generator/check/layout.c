@@ -167,9 +167,18 @@ void choose_layout(Checker *c)
         else if (m->team == 1 || team_cannot(m))
             m->layout = LAYOUT_THREAD;
         else {
-            const int t = team_by_rule(m, scan_systems(m));
+            const double systems = scan_systems(m);
+            const int t = team_by_rule(m, systems), by_size = team_by_rule(m, 0);
             m->layout = t == 1 ? LAYOUT_THREAD : t == 32 ? LAYOUT_WARP : LAYOUT_BLOCK;   /* (past 64 events: check.c says why) */
             if (t > 1) m->team = t;
+            if (t != by_size)   /* the layout depends on the declared scan: say so, and what a large one would want */
+                note_at(m->scans[0].loc,
+                        "a %s of %d threads integrates each system: the layout for this file's scan of %.0f system%s, "
+                        "which fills only a part of the GPU; a scan of many thousands (--scan) runs faster in the "
+                        "layout for the model's size, %s (docs/large.md)",
+                        t <= 32 ? "warp" : "block", t, systems, systems == 1 ? "" : "s",
+                        by_size == 1 ? "@ layout=thread"
+                                     : arena_printf("@ layout=%s, team=%d", by_size <= 32 ? "warp" : "block", by_size));
         }
     }
     switch (m->layout) {

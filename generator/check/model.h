@@ -180,6 +180,7 @@ typedef struct Scan {
     long n;
     double *values;     /* list */
     int line;
+    Loc loc;            /* the scan line */
 } Scan;
 
 /* `markov NAME N` and its N rows of rates (XPPAUT): a state that stays at

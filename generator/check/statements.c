@@ -73,6 +73,7 @@ void check_scan(Checker *c, Node *d)
     memset(&sc, 0, sizeof sc);
     sc.target = s;
     sc.line = d->loc.line;
+    sc.loc = d->loc;
     if (!f || f->kind != N_CALL) {
         error_at(f ? f->loc : d->loc, "a scan is lin(first, last, n), log(first, last, n) or list(v1, v2, …)");
         return;

@@ -327,6 +327,13 @@ def test_scan_rule():
                (re.search(r"#define ODE_TEAM_SIZE (\d+) ", src) or [None, None])[1])
         ot.check(got == layout, "%s: layout and team %s expected, got %s" % (name, layout, got))
         ot.check((not written_out(src)) == loop, "%s: loop form %s expected" % (name, loop))
+        # a note at the scan's line says when the layout is the scan's, not the model's size's, once
+        by_scan = {"scan_ring14_25": "@ layout=thread", "scan_ring14_4096": "@ layout=thread",
+                   "scan_chain12_25": "@ layout=thread", "scan_chain128_128": "@ layout=warp, team=32",
+                   "scan_chain512_3": "@ layout=block, team=128"}.get(name)
+        notes = p.stderr.count("integrates each system: the layout for this file's scan")
+        ot.check(notes == (1 if by_scan else 0) and (not by_scan or "model's size, %s (docs" % by_scan in p.stderr),
+                 "%s: the scan's note %s expected: %s" % (name, by_scan, p.stderr))
     # the rule's team for the tutorial's 25 systems, run (on the GPU in make test-gpu): the bytes of
     # the model written out on the CPU path
     text, src = same_both_ways("scan_ring14_run", cases[0][1])
