@@ -303,7 +303,7 @@ if part B && [ -d "$MPGOS/SourceCodes" ]; then
 elif part B; then
     log "no MPGOS tree at $MPGOS: part B runs odegen alone (see this script's header)"
 fi
-if part F; then   # name:units:layouts (thread: the model written out; teams over the loops)
+if part F; then   # model:layouts (thread: the model written out; the teams over the loops)
     for m in chain2:"thread warp4" chain8:"thread warp16 block32" mpgos14:"thread warp32 block64" \
         chain32:"thread warp32 block64" chain128:"warp32 block128 block256"; do
         for l in ${m#*:}; do
