@@ -220,8 +220,7 @@ static Model *check_pass(const Program *prog, int precision, bool prefer_loops)
                                          "(a team layout, warp or block, has no such limit%s%s)",
                  why ? ", but " : "", why ? why : "");
     }
-    double product = 1;
-    for (int i = 0; i < m->nscan; i++) product *= (double)m->scans[i].n;
+    const double product = m->nscan ? scan_systems(m) : 1;   /* (no scan line: one system) */
     if (product > 4.0e18)
         error_at(c->last_loc, "the scans describe %.3g systems, more than odegen can count", product);
     if (m->nsave_systems && (double)m->save_systems[m->nsave_systems - 1] >= product)

@@ -276,6 +276,8 @@ void check_dae(Checker *c);
 
 /* layout.c */
 void choose_layout(Checker *c);
+/* The systems of the scan the file declares (the product of its `scan` lines), 0 without one. */
+double scan_systems(const Model *m);
 /* A model of this many states or more gets a team where the file declares a
  * scan of a few systems (layout.c: team_by_rule); check.c then tries its
  * arrays as loops. */

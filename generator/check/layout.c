@@ -95,7 +95,7 @@ static int one_thread_only(const Model *m, Loc at, OneThread out[ONE_THREAD_MAX]
 /* The systems of the scan the file declares (the product of its `scan` lines),
  * 0 where it declares none: the runner's default scan, which `--scan` and the
  * library may replace. */
-static double scan_systems(const Model *m)
+double scan_systems(const Model *m)
 {
     if (!m->nscan) return 0;
     double product = 1;
